@@ -1,0 +1,104 @@
+"""Shared benchmark plumbing: find ../shared/datasets, load pages, score, print tables.
+
+Pages are third-party content: they are read from ../shared/datasets (or
+$CONTENTEX_DATASETS) at run time and never copied into the repository.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from scrapy_contentex.core.document import decode_html
+from scrapy_contentex.core.lang import tokens
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def datasets_dir() -> Path | None:
+    """The datasets folder, or None (benchmarks then say so and exit 0)."""
+    env = os.environ.get("CONTENTEX_DATASETS")
+    candidates = [Path(env)] if env else []
+    candidates.append(ROOT.parent / "shared" / "datasets")
+    for path in candidates:
+        if path.is_dir():
+            return path
+    return None
+
+
+def require_datasets() -> Path:
+    path = datasets_dir()
+    if path is None:
+        print(
+            "datasets not found: expected ../shared/datasets beside the project "
+            "(or set CONTENTEX_DATASETS); nothing to measure."
+        )
+        sys.exit(0)
+    return path
+
+
+def load_set(name: str, limit: int | None = None) -> Iterator[tuple[dict, bytes]]:
+    """Yield (truth record, raw page bytes) for every page of a set."""
+    base = require_datasets() / name
+    with open(base / "truth.jsonl", encoding="utf-8") as fh:
+        records = [json.loads(line) for line in fh if line.strip()]
+    for record in records[:limit]:
+        with gzip.open(base / "pages" / f"{record['id']}.html.gz") as page:
+            yield record, page.read()
+
+
+def load_texts(name: str, limit: int | None = None) -> list[tuple[dict, str]]:
+    """Like load_set, with bytes decoded the way the extractors decode them."""
+    return [(record, decode_html(raw)) for record, raw in load_set(name, limit)]
+
+
+def shingles(text: str, n: int = 4) -> Counter:
+    toks = tokens(text or "")
+    if len(toks) < n:
+        return Counter([tuple(toks)]) if toks else Counter()
+    return Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
+
+
+def page_scores(predicted: str, truth: str) -> tuple[float, float]:
+    """Per-page (precision, recall) of 4-token shingles, as the datasets README defines."""
+    pred, gold = shingles(predicted), shingles(truth)
+    tp = sum((pred & gold).values())
+    fp = sum(pred.values()) - tp
+    fn = sum(gold.values()) - tp
+    if fp == 0 and fn == 0:
+        return 1.0, 1.0
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return precision, recall
+
+
+def f1_of(pairs: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Mean precision, mean recall and the F1 of the two means."""
+    if not pairs:
+        return 0.0, 0.0, 0.0
+    p = sum(x for x, _ in pairs) / len(pairs)
+    r = sum(y for _, y in pairs) / len(pairs)
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def print_table(headers: list[str], rows: list[list], title: str | None = None) -> None:
+    """A plain fixed-width table a person can read in a terminal or a note."""
+    cells = [[_fmt(c) for c in row] for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h) for i, h in enumerate(headers)]
+    if title:
+        print(f"\n{title}")
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths)))
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return "" if value is None else str(value)

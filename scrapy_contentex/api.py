@@ -1,0 +1,75 @@
+"""The public functions: HTML (bytes or text) in, an item out.
+
+Each accepts ``bytes`` (decoded as Scrapy would), ``str`` or a parsed
+:class:`~scrapy_contentex.core.document.Document`, so a caller that runs
+several extractors on one page parses it once.
+"""
+
+from __future__ import annotations
+
+from .core.document import Document, as_document
+from .items import Article, PageType, Product
+
+HtmlInput = bytes | str | Document
+
+
+def classify_page(html: HtmlInput, url: str | None = None, **params) -> PageType:
+    """Index or content page, by logical link blocks (seed 004).
+
+    ``params`` override the engine's parameters (see ``core.pagetype.PageTypeParams``).
+    """
+    from .core.pagetype import PageTypeParams, classify
+
+    doc = as_document(html, url)
+    result = classify(doc, PageTypeParams(**params) if params else None)
+    return PageType(
+        url=doc.url,
+        pageType=result.label,
+        score=round(result.score, 4),
+        linkCoverage=round(result.lcr, 4),
+        codeCoverage=round(result.ccr, 4),
+        linkBlocks=len(result.blocks),
+        links=result.links,
+    )
+
+
+def extract_article(html: HtmlInput, url: str | None = None, algorithm: str = "default") -> Article:
+    """Headline, body text and metadata of an article page.
+
+    ``algorithm`` picks the text extractor: "default" (the combination),
+    "contentex", "twcem", "domweight" or "vsse".
+    """
+    from .core.metadata import extract_metadata
+    from .core.text import extract_text
+
+    doc = as_document(html, url)
+    meta = extract_metadata(doc)
+    body = extract_text(doc, algorithm=algorithm)
+    return Article(url=doc.url, articleBody=body or None, **meta)
+
+
+def extract_product(html: HtmlInput, url: str | None = None) -> Product:
+    """Product record: structured data first, then the seed's record area."""
+    from .core.product import extract_product_fields
+
+    doc = as_document(html, url)
+    return Product(url=doc.url, **extract_product_fields(doc))
+
+
+def guess_kind(html: HtmlInput, url: str | None = None) -> str:
+    """"article" or "product": what kind of content page this is."""
+    from .core.kind import guess_kind as _guess
+
+    return _guess(as_document(html, url))
+
+
+def extract(html: HtmlInput, url: str | None = None, kind: str = "auto", algorithm: str = "default") -> Article | Product:
+    """Extract an Article or a Product; ``kind="auto"`` decides per page."""
+    doc = as_document(html, url)
+    if kind == "auto":
+        kind = guess_kind(doc)
+    if kind == "product":
+        return extract_product(doc)
+    if kind == "article":
+        return extract_article(doc, algorithm=algorithm)
+    raise ValueError(f"kind must be 'auto', 'article' or 'product', not {kind!r}")

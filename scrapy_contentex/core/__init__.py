@@ -1,0 +1,1 @@
+"""Pure extraction core: HTML in, results out. Nothing here imports Scrapy."""

@@ -1,0 +1,212 @@
+"""Bytes to text the way Scrapy decodes responses, and text to an lxml tree.
+
+Every extractor works on a :class:`Document`, which parses once and hands out
+the tree; algorithms that mutate a tree ask for :meth:`Document.fresh_tree`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from functools import cached_property
+
+from lxml import etree, html as lxml_html
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    http_content_type_encoding,
+    read_bom,
+    resolve_encoding,
+)
+
+from .errors import EmptyDocumentError, NotHtmlError
+
+_XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+_MARKUP_RE = re.compile(rb"<\s*(?:!doctype|html|head|body|div|p|a|table|span|meta|title|br)\b", re.I)
+
+# Tried in order when nothing is declared and the bytes are not UTF-8; the
+# first that decodes strictly and looks like text wins (CJK sites dominate
+# undeclared non-UTF-8 pages).
+_DETECT_CANDIDATES = ("gb18030", "big5", "shift_jis", "euc-kr", "cp1252")
+
+
+def _strict(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _detect(data: bytes) -> str:
+    """Guess the encoding of undeclared non-UTF-8 bytes.
+
+    charset_normalizer is asked first; when it is unsure we fall back to the
+    first candidate that decodes strictly, which is right for GBK pages (the
+    common case in the wild) and harmless for Latin-1 ones.
+    """
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:  # pragma: no cover - optional speed-up
+        best = None
+    else:
+        best = from_bytes(data[:200_000]).best()
+    if best is not None and best.encoding:
+        return resolve_encoding(best.encoding) or best.encoding
+    for enc in _DETECT_CANDIDATES:
+        if _strict(data, enc) is not None:
+            return enc
+    return "cp1252"
+
+
+def detect_encoding(data: bytes, content_type: str | None = None) -> str:
+    """Pick the encoding of ``data``: header, BOM, UTF-8 check, meta charset, detection.
+
+    Scrapy trusts a meta charset blindly; we check UTF-8 validity before it
+    because pages that are UTF-8 but declare GBK (or the reverse template
+    leftover) are common and a strict UTF-8 decode of non-ASCII bytes is
+    almost never a false positive.
+    """
+    header_enc = http_content_type_encoding(content_type) if content_type else None
+    if header_enc and _strict(data, header_enc) is not None:
+        return header_enc
+    bom_enc, _ = read_bom(data)
+    if bom_enc:
+        return bom_enc
+    if _strict(data, "utf-8") is not None:
+        return "utf-8"
+    declared = html_body_declared_encoding(data)
+    if declared:
+        declared = resolve_encoding(declared) or declared
+        if declared in ("gb2312", "gbk"):
+            declared = "gb18030"
+        try:
+            codecs.lookup(declared)
+        except LookupError:
+            declared = None
+    if declared and _strict(data, declared) is not None:
+        return declared
+    if header_enc:
+        return header_enc
+    return declared or _detect(data)
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for images, PDFs, archives: NUL bytes or magic numbers up front."""
+    head = data[:1024]
+    if head.startswith((b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")):
+        return True
+    bom_enc, _ = read_bom(head)
+    if bom_enc and bom_enc.startswith("utf-16"):
+        return False
+    return head.count(b"\x00") > 0
+
+
+def decode_html(data: bytes | str, content_type: str | None = None) -> str:
+    """Return the page as text; raise NotHtmlError/EmptyDocumentError on bad input."""
+    if isinstance(data, str):
+        text = data
+    else:
+        if not data or not data.strip():
+            raise EmptyDocumentError("empty body")
+        if looks_binary(data):
+            raise NotHtmlError("binary body (not HTML)")
+        encoding = detect_encoding(data, content_type)
+        bom_enc, bom = read_bom(data)
+        body = data[len(bom):] if bom_enc else data
+        text = body.decode(encoding, errors="replace")
+    if not text.strip():
+        raise EmptyDocumentError("empty body")
+    return text
+
+
+def looks_like_html(data: bytes | str) -> bool:
+    """Cheap check that a body is markup rather than JSON, CSV or plain text."""
+    head = data[:4096] if isinstance(data, bytes) else data[:4096].encode("utf-8", "replace")
+    return bool(_MARKUP_RE.search(head))
+
+
+_PARSER = lxml_html.HTMLParser(
+    huge_tree=True, remove_comments=True, remove_pis=True, remove_blank_text=False
+)
+
+
+_TAG_RE = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9:-]*)[^>]*?(/?)>")
+_VOID = frozenset(
+    "area base br col embed hr img input link meta param source track wbr".split()
+)
+MAX_DEPTH = 1000
+
+
+def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
+    """Drop tags nested deeper than ``max_depth`` so their text survives parsing.
+
+    libxml2 stops at 2048 levels and throws the rest of the page away; the
+    text below that depth is real content (generated or hostile markup), so we
+    keep it by removing the excess tags, scanning the tags once, with no tree.
+    """
+    depth = 0
+    out: list[str] = []
+    pos = 0
+    for match in _TAG_RE.finditer(text):
+        closing, name, selfclose = match.group(1), match.group(2).lower(), match.group(3)
+        if name in _VOID or selfclose:
+            continue
+        if closing:
+            drop = depth > max_depth
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+            drop = depth > max_depth
+        if drop:
+            out.append(text[pos:match.start()])
+            pos = match.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _parse(text: str) -> tuple[lxml_html.HtmlElement | None, bool]:
+    root = lxml_html.document_fromstring(text, parser=_PARSER)
+    too_deep = any("depth" in err.message for err in _PARSER.error_log)
+    return root, too_deep
+
+
+def parse_html(text: str) -> lxml_html.HtmlElement:
+    """Parse text into an lxml tree, tolerating any markup lxml accepts."""
+    text = _CTRL_RE.sub("", _XML_DECL_RE.sub("", text, count=1))
+    if not text.strip():
+        raise EmptyDocumentError("empty document")
+    try:
+        root, too_deep = _parse(text)
+        if too_deep:
+            root, _ = _parse(flatten_nesting(text))
+    except (etree.ParserError, ValueError) as exc:
+        raise EmptyDocumentError(f"unparseable document: {exc}") from exc
+    if root is None:
+        raise EmptyDocumentError("unparseable document")
+    return root
+
+
+class Document:
+    """One page: its text, URL and a lazily parsed tree shared by extractors."""
+
+    def __init__(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> None:
+        self.url = url
+        self.html = decode_html(html, content_type)
+
+    @cached_property
+    def tree(self) -> lxml_html.HtmlElement:
+        """The parsed tree; treat it as read-only (use fresh_tree to mutate)."""
+        return parse_html(self.html)
+
+    def fresh_tree(self) -> lxml_html.HtmlElement:
+        """A private copy of the tree for algorithms that delete nodes."""
+        return parse_html(self.html)
+
+
+def as_document(html: bytes | str | Document, url: str | None = None) -> Document:
+    """Accept a Document, bytes or text, so every entry point takes all three."""
+    if isinstance(html, Document):
+        if url and not html.url:
+            html.url = url
+        return html
+    return Document(html, url=url)

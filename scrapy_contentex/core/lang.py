@@ -1,0 +1,98 @@
+"""Language helpers shared by every algorithm: tokens, CJK, punctuation.
+
+The seeds count text the same way: a CJK character is one unit, a run of
+other word characters is one unit; Chinese and full-width punctuation count as
+punctuation just like ASCII punctuation.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+# CJK ideographs, kana, hangul syllables and CJK compatibility forms.
+_CJK_CLASS = (
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+    "\U00020000-\U0002ebef"
+)
+CJK_RE = re.compile(f"[{_CJK_CLASS}]")
+# The datasets' metric tokenizer: one CJK character, or a run of other word chars.
+TOKEN_RE = re.compile(f"[{_CJK_CLASS}]|[^\\W{_CJK_CLASS}]+")
+SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u3000\u200b]+")
+
+# Sentence punctuation that signals prose (ASCII and CJK / full-width forms).
+PUNCT_CHARS = frozenset(
+    ",.;:!?\"'()" "，。；：！？、“”‘’（）《》【】…—·「」『』〈〉"
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Split text into metric tokens (CJK chars are tokens of their own)."""
+    return TOKEN_RE.findall(text)
+
+
+def token_count(text: str) -> int:
+    """Words plus CJK characters: the 'length' of a text in every seed."""
+    return sum(1 for _ in TOKEN_RE.finditer(text))
+
+
+def cjk_count(text: str) -> int:
+    return len(CJK_RE.findall(text))
+
+
+def is_punct(ch: str) -> bool:
+    """True for ASCII, CJK and full-width punctuation."""
+    return ch in PUNCT_CHARS or unicodedata.category(ch).startswith("P")
+
+
+def punct_count(text: str) -> int:
+    return sum(1 for ch in text if is_punct(ch))
+
+
+def normalize_space(text: str) -> str:
+    """Collapse runs of blanks inside a line and trim it."""
+    return SPACE_RE.sub(" ", text).strip()
+
+
+def clean_lines(text: str) -> str:
+    """Normalise blanks in every line and drop empty lines (paragraphs by '\\n')."""
+    lines = (normalize_space(line) for line in text.splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+_SCRIPT_LANGS = (
+    (re.compile("[\u3040-\u30ff]"), "ja"),
+    (re.compile("[\uac00-\ud7af]"), "ko"),
+    (re.compile("[\u4e00-\u9fff]"), "zh"),
+    (re.compile("[\u0400-\u04ff]"), "ru"),
+    (re.compile("[\u0600-\u06ff]"), "ar"),
+    (re.compile("[\u0e00-\u0e7f]"), "th"),
+    (re.compile("[\u0590-\u05ff]"), "he"),
+    (re.compile("[\u0370-\u03ff]"), "el"),
+)
+
+
+def guess_language(text: str) -> str | None:
+    """A script-based guess (ISO 639-1) for pages that declare no language.
+
+    Japanese is checked before Chinese because Japanese text mixes kana with
+    ideographs; a handful of kana is enough to tell them apart.
+    """
+    sample = text[:20000]
+    if not sample.strip():
+        return None
+    letters = sum(1 for ch in sample if ch.isalpha())
+    if not letters:
+        return None
+    counts = Counter()
+    for regex, lang in _SCRIPT_LANGS:
+        counts[lang] = len(regex.findall(sample))
+    if counts["ja"] > 0.05 * letters:
+        return "ja"
+    lang, n = max(counts.items(), key=lambda kv: kv[1])
+    if n > 0.3 * letters:
+        return lang
+    if counts["zh"] > 0.1 * letters:
+        return "zh"
+    return "en" if re.search(r"\b(the|and|of|to|is)\b", sample, re.I) else None

@@ -1,0 +1,66 @@
+"""Tree helpers every text algorithm shares: noise removal and block-aware text.
+
+Paragraph boundaries matter for the output (``\\n`` between paragraphs), so
+text is collected with a newline at every block element and ``<br>``.
+All walks are iterative: pages nest tens of thousands of levels deep.
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from ..lang import clean_lines
+
+# Never content: code, embedded objects, form controls.
+NOISE_TAGS = (
+    "script", "style", "noscript", "template", "iframe", "svg", "canvas",
+    "object", "embed", "select", "button", "input", "textarea", "link", "meta",
+)
+
+BLOCK_TAGS = frozenset(
+    "address article aside blockquote body center dd details dialog div dl dt "
+    "fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr html li "
+    "main nav ol p pre section summary table tbody td tfoot th thead tr ul br "
+    "caption legend option".split()
+)
+
+
+def strip_noise(tree: HtmlElement, tags: tuple[str, ...] = NOISE_TAGS) -> HtmlElement:
+    """Remove never-content elements in place (their tail text is kept)."""
+    etree.strip_elements(tree, *tags, with_tail=False)
+    return tree
+
+
+def block_text(element: HtmlElement) -> str:
+    """Text of an element with ``\\n`` between blocks, blanks normalised per line."""
+    parts: list[str] = []
+    # Stack of (element, entering?) pairs: an explicit post-order walk.
+    stack: list[tuple[HtmlElement, bool]] = [(element, True)]
+    while stack:
+        node, entering = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if entering:
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if node.text and tag:
+                parts.append(node.text)
+            stack.append((node, False))
+            stack.extend((child, True) for child in reversed(node))
+        else:
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            elif tag in ("td", "th"):
+                parts.append(" ")
+            if node is not element and node.tail:
+                parts.append(node.tail)
+    return clean_lines("".join(parts))
+
+
+def iter_depth(element: HtmlElement):
+    """Yield (node, depth) in document order without recursion."""
+    stack = [(element, 0)]
+    while stack:
+        node, depth = stack.pop()
+        yield node, depth
+        stack.extend((child, depth + 1) for child in reversed(node))
