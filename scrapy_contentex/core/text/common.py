@@ -50,8 +50,6 @@ def block_text(element: HtmlElement) -> str:
         else:
             if tag in BLOCK_TAGS:
                 parts.append("\n")
-            elif tag in ("td", "th"):
-                parts.append(" ")
             if node is not element and node.tail:
                 parts.append(node.tail)
     return clean_lines("".join(parts))
