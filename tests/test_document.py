@@ -1,0 +1,107 @@
+"""Decoding and parsing: the bytes-to-tree step every extractor relies on."""
+
+import pytest
+
+from scrapy_contentex.core.document import (
+    Document,
+    as_document,
+    decode_html,
+    detect_encoding,
+    flatten_nesting,
+    looks_binary,
+    looks_like_html,
+    parse_html,
+)
+from scrapy_contentex.core.errors import EmptyDocumentError, NotHtmlError
+
+ZH = "这是一个中文测试页面，我们需要足够长的文字来检测编码是否正确。"
+
+
+def page(body: bytes, head: bytes = b"") -> bytes:
+    return b"<html><head>" + head + b"</head><body><p>" + body + b"</p></body></html>"
+
+
+def test_gbk_with_meta_charset():
+    assert ZH in decode_html(page(ZH.encode("gbk"), b'<meta charset="gbk">'))
+
+
+def test_gb2312_declared_gb18030_chars_decode():
+    # Pages declare gb2312 but use GBK/GB18030-only characters such as 镕.
+    text = "朱镕基" + ZH
+    assert text in decode_html(page(text.encode("gb18030"), b'<meta charset="gb2312">'))
+
+
+def test_utf8_with_wrong_meta_charset():
+    assert ZH in decode_html(page(ZH.encode("utf-8"), b'<meta charset="gbk">'))
+
+
+@pytest.mark.parametrize(
+    "text,encoding",
+    [
+        ("這是繁體中文的測試頁面內容，我們需要足夠長的文字來檢測編碼。", "big5"),
+        ("これは日本語のテストページです。十分な長さのテキストが必要です。", "shift_jis"),
+        ("이것은 한국어 테스트 페이지입니다. 충분한 길이의 텍스트가 필요합니다.", "euc-kr"),
+        (ZH, "gbk"),
+    ],
+)
+def test_undeclared_cjk_encodings_are_detected(text, encoding):
+    assert text in decode_html(page(text.encode(encoding)))
+
+
+def test_http_header_wins_when_it_decodes():
+    data = page(ZH.encode("gbk"), b'<meta charset="utf-8">')
+    assert detect_encoding(data, "text/html; charset=GBK") in ("gbk", "gb18030")
+    assert ZH in decode_html(data, "text/html; charset=GBK")
+
+
+def test_bom_is_honoured_and_removed():
+    text = decode_html(b"\xef\xbb\xbf" + page("é".encode()))
+    assert text.startswith("<html>") and "é" in text
+
+
+def test_empty_and_binary_inputs_raise_clear_errors():
+    with pytest.raises(EmptyDocumentError):
+        decode_html(b"   \n")
+    with pytest.raises(NotHtmlError):
+        decode_html(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(NotHtmlError):
+        decode_html(b"%PDF-1.7 ...")
+    assert looks_binary(b"abc\x00def")
+    assert not looks_binary(page(b"ok"))
+
+
+def test_looks_like_html():
+    assert looks_like_html(b"<!DOCTYPE html><html>")
+    assert not looks_like_html(b'{"a": 1}')
+
+
+def test_parse_broken_markup():
+    root = parse_html("<div><p>one<p>two</b></i><table><td>cell")
+    assert "one" in root.text_content() and "cell" in root.text_content()
+
+
+def test_parse_xml_declaration_and_control_chars():
+    root = parse_html('<?xml version="1.0" encoding="utf-8"?><html><body>a\x00b\x0cc</body></html>')
+    assert root.text_content() == "abc"
+
+
+def test_deep_nesting_keeps_the_text():
+    html = "<html><body><p>start</p>" + "<div>" * 50000 + "deep" + "</div>" * 50000 + "<p>end</p></body></html>"
+    text = parse_html(html).text_content()
+    assert "start" in text and "deep" in text and "end" in text
+
+
+def test_flatten_nesting_only_touches_excess_levels():
+    html = "<div><div><div>x</div></div></div>"
+    assert flatten_nesting(html, max_depth=2) == "<div><div>x</div></div>"
+    assert flatten_nesting(html, max_depth=10) == html
+
+
+def test_document_parses_once_and_fresh_tree_is_private():
+    doc = Document(page(b"hello"), url="http://example.test/")
+    assert doc.tree is doc.tree
+    fresh = doc.fresh_tree()
+    fresh.body.clear()
+    assert "hello" in doc.tree.text_content()
+    assert as_document(doc) is doc
+    assert as_document("<p>x</p>", url="u").url == "u"

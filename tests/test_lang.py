@@ -1,0 +1,38 @@
+"""The counting rules the seeds share: CJK characters, words, punctuation."""
+
+from scrapy_contentex.core.lang import (
+    clean_lines,
+    guess_language,
+    is_punct,
+    punct_count,
+    token_count,
+    tokens,
+)
+
+
+def test_tokens_follow_the_metric():
+    assert tokens("Hello, world 你好 2024年") == ["Hello", "world", "你", "好", "2024", "年"]
+    assert tokens("日本語のテキスト") == list("日本語のテキスト")
+
+
+def test_token_count_counts_cjk_chars_and_words():
+    assert token_count("中文 text here") == 4
+
+
+def test_punctuation_ascii_and_fullwidth():
+    assert all(is_punct(ch) for ch in "，。；：！？、“”（）《》.,;:!?")
+    assert not is_punct("a") and not is_punct("中")
+    assert punct_count("你好，世界！Hello, world.") == 4
+
+
+def test_clean_lines():
+    assert clean_lines("  a \u00a0 b \n\n\t c\u3000 \n") == "a b\nc"
+
+
+def test_guess_language_by_script():
+    assert guess_language("这是一段中文文字，用来测试。") == "zh"
+    assert guess_language("これは日本語の文章です。") == "ja"
+    assert guess_language("이것은 한국어 문장입니다") == "ko"
+    assert guess_language("Это русский текст") == "ru"
+    assert guess_language("The cat sat on the mat and the dog too.") == "en"
+    assert guess_language("   ") is None
