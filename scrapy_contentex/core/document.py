@@ -10,7 +10,8 @@ import codecs
 import re
 from functools import cached_property
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 from w3lib.encoding import (
     html_body_declared_encoding,
     http_content_type_encoding,
