@@ -1,0 +1,183 @@
+"""Seed 001's preprocessing ("Explanation tier"), reusable by every text algorithm.
+
+ContentEx cleans a page before any filter runs: it ignores form tags, removes
+scripts and removes *statements* (copyright, disclaimers, "comply with local
+laws" notices).  We add what a browser would not show either (hidden
+elements), because invisible text is never the content a reader sees and it
+distorts every count the algorithms make.
+
+:func:`preprocess` works in place on a private tree (``doc.fresh_tree()``);
+the walks are iterative and linear, so 50,000-deep or 20 MB pages are fine.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from ..lang import token_count
+from .common import BLOCK_TAGS, NOISE_TAGS, strip_noise
+
+# Form controls never hold content ("Ignoring Form tags", after CoreEx).
+FORM_CONTROL_TAGS = ("input", "select", "textarea", "button", "option", "optgroup", "datalist")
+
+# A <form> is dropped only when it is small: search boxes, log-in and reply
+# boxes.  ASP.NET and many forum engines wrap the whole page in one <form>,
+# so dropping every form would drop the content.
+FORM_MAX_TOKENS = 60
+
+# Statement phrases (English and Chinese).  Each must be specific enough that a
+# short block containing it is a notice, not prose: "copyright" alone is a
+# common word in articles, "Copyright ©" / "© 2021" is not.
+STATEMENT_RE = re.compile(
+    r"all\s+rights?\s+reserved"
+    r"|copyright\s*(?:©|\(c\)|&copy;|\d{4})"
+    r"|©\s*(?:copyright\s*)?(?:\d{4}|[A-Z])"
+    r"|\(c\)\s*\d{4}"
+    r"|\bdisclaimer\s*[:：]"
+    r"|terms\s+(?:of\s+(?:use|service)|and\s+conditions)"
+    r"|privacy\s+policy"
+    r"|版权所有|版权声明|免责声明|法律声明|侵权必究|保留所有权利|著作权归"
+    r"|未经.{0,12}(?:授权|许可|同意|允许).{0,12}(?:转载|复制|使用|摘编|镜像|建立镜像)"
+    r"|禁止转载|不得转载|严禁转载|谢绝转载"
+    r"|ICP\s*(?:备|证)|[京沪粤浙苏津渝川鄂湘闽鲁豫皖赣陕晋冀辽吉黑桂琼云贵藏甘青宁新蒙]"
+    r"ICP|公网安备|网安备|增值电信业务经营许可证|互联网新闻信息服务许可证"
+    r"|(?:遵守|遵循).{0,10}(?:法律|法规)|不代表本站(?:观点|立场)|仅代表作者",
+    re.I,
+)
+
+# A statement block is small: at most this many tokens (a CJK character is a
+# token), so a paragraph that merely mentions copyright is kept.
+STATEMENT_MAX_TOKENS = 60
+
+# Above this many characters a subtree's text is not gathered (it cannot be a
+# statement anyway); keeps the statement search linear in the page size.
+_TEXT_CAP = 600
+
+_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def _is_hidden(el: HtmlElement) -> bool:
+    """Invisible in a browser: ``hidden``, ``aria-hidden="true"`` or an inline none style."""
+    attrib = el.attrib
+    if "hidden" in attrib:
+        return True
+    if attrib.get("aria-hidden", "").strip().lower() == "true":
+        return True
+    style = attrib.get("style")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def remove_hidden(tree: HtmlElement) -> HtmlElement:
+    """Drop hidden elements with their subtree (tails stay: they are visible)."""
+    doomed = [el for el in tree.iter() if isinstance(el.tag, str) and _is_hidden(el)]
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    return tree
+
+
+def remove_forms(tree: HtmlElement, max_tokens: int = FORM_MAX_TOKENS) -> HtmlElement:
+    """Drop form controls, and whole forms that hold little text.
+
+    The outermost small forms are removed; a page-wrapping form stays.
+    """
+    etree.strip_elements(tree, *FORM_CONTROL_TAGS, with_tail=False)
+    for form in list(tree.iter("form")):
+        if form.getparent() is None:
+            continue
+        text = " ".join(form.itertext())
+        if token_count(text) <= max_tokens:
+            form.drop_tree()
+    return tree
+
+
+def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
+    """A short text containing a copyright, disclaimer or legal-notice phrase."""
+    if not text or len(text) > _TEXT_CAP * 2:
+        return False
+    return bool(STATEMENT_RE.search(text)) and token_count(text) <= max_tokens
+
+
+def _capped_texts(tree: HtmlElement) -> dict[HtmlElement, str | None]:
+    """Visible text of every element, or None once it exceeds ``_TEXT_CAP``.
+
+    Built bottom-up in one post-order walk, so each element's text is
+    assembled from its children's (bounded) strings: linear overall.
+    """
+    texts: dict[HtmlElement, str | None] = {}
+    stack: list[tuple[HtmlElement, bool]] = [(tree, True)]
+    while stack:
+        node, entering = stack.pop()
+        if entering:
+            stack.append((node, False))
+            stack.extend((child, True) for child in reversed(node))
+            continue
+        parts = [node.text or ""]
+        size = len(parts[0])
+        for child in node:
+            child_text = texts.get(child, "")
+            if child_text is None:
+                size = _TEXT_CAP + 1
+                break
+            sep = " " if isinstance(child.tag, str) and child.tag in BLOCK_TAGS else ""
+            parts.extend((sep, child_text, sep, child.tail or ""))
+            size += len(child_text) + len(child.tail or "") + 2
+            if size > _TEXT_CAP:
+                break
+        texts[node] = "".join(parts) if size <= _TEXT_CAP else None
+    return texts
+
+
+def remove_statements(tree: HtmlElement, max_tokens: int = STATEMENT_MAX_TOKENS) -> HtmlElement:
+    """Remove small blocks dominated by a statement, and statement text runs.
+
+    The outermost block whose whole text is short and holds a statement phrase
+    is removed (a footer of "About | Contact | © 2021 Foo"), then any remaining
+    bare text run (text or tail between tags) that is itself a statement is
+    blanked, for notices written straight into a large container.
+    """
+    texts = _capped_texts(tree)
+    doomed: list[HtmlElement] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        text = texts.get(node)
+        if tag in BLOCK_TAGS and tag not in ("html", "body") and text and is_statement(text, max_tokens):
+            doomed.append(node)
+            continue
+        stack.extend(reversed(node))
+    for el in doomed:
+        if el.getparent() is not None:
+            el.drop_tree()
+    for el in tree.iter():
+        if el.text and is_statement(el.text, max_tokens):
+            el.text = None
+        if el.tail and is_statement(el.tail, max_tokens):
+            el.tail = None
+    return tree
+
+
+def preprocess(
+    tree: HtmlElement,
+    *,
+    forms: bool = True,
+    hidden: bool = True,
+    statements: bool = True,
+) -> HtmlElement:
+    """Clean a private tree in place for text extraction and return it.
+
+    Scripts, styles and other never-content tags always go; ``forms``,
+    ``hidden`` and ``statements`` switch the other steps (all on by default).
+    """
+    strip_noise(tree, NOISE_TAGS)
+    if hidden:
+        remove_hidden(tree)
+    if forms:
+        remove_forms(tree)
+    if statements:
+        remove_statements(tree)
+    return tree
