@@ -105,3 +105,132 @@ def meta_tags(tree: lxml_html.HtmlElement) -> dict[str, str]:
             if key:
                 found.setdefault(key.strip().lower(), content.strip())
     return found
+
+
+# ---------------------------------------------------------------------------
+# Microdata and RDFa lite
+# ---------------------------------------------------------------------------
+
+_URL_VALUE_TAGS = {"a": "href", "link": "href", "area": "href", "img": "src", "source": "src",
+                   "audio": "src", "video": "src", "embed": "src", "iframe": "src",
+                   "object": "data"}
+_MAX_ITEM_VALUE = 5000
+
+
+def _prop_value(el: lxml_html.HtmlElement) -> str:
+    """The value of one ``itemprop`` element, as the microdata spec defines it.
+
+    ``content`` wins (meta and many shops put the clean value there), then
+    the URL attribute of links and media, ``datetime``/``value``, then text.
+    """
+    content = el.get("content")
+    if content is not None:
+        return content.strip()
+    tag = el.tag if isinstance(el.tag, str) else ""
+    attr = _URL_VALUE_TAGS.get(tag)
+    if attr and el.get(attr):
+        return el.get(attr).strip()
+    for attr in ("datetime", "value"):
+        if el.get(attr) is not None and tag in ("time", "data", "meter", "input"):
+            return el.get(attr).strip()
+    text = " ".join(el.text_content().split())
+    return text[:_MAX_ITEM_VALUE]
+
+
+def _add_prop(item: dict, names: str, value: Any) -> None:
+    for name in names.split():
+        name = name.rsplit("/", 1)[-1]
+        item.setdefault(name, []).append(value)
+
+
+def microdata_items(tree: lxml_html.HtmlElement) -> list[dict]:
+    """Every microdata (``itemscope``/``itemprop``) and RDFa-lite (``typeof``/``property``) item.
+
+    Each item is a dict ``{"@type": [...], prop: [values...]}``; a property whose
+    element is itself an item holds that item's dict, so offers and brands
+    nest as in JSON-LD. One iterative walk with a stack of owning items keeps
+    this linear on any page and safe at any depth.
+    """
+    items: list[dict] = []
+    # (element, owning item or None)
+    stack: list[tuple[Any, dict | None]] = [(tree, None)]
+    while stack:
+        el, owner = stack.pop()
+        if not isinstance(el.tag, str):
+            continue
+        scope = el.get("itemscope") is not None or el.get("typeof") is not None
+        prop = el.get("itemprop")
+        if prop is None:
+            rdfa = el.get("property")
+            # RDFa lite properties are bare words inside a typeof scope;
+            # "og:title" style names are OpenGraph meta tags, read elsewhere.
+            if rdfa and ":" not in rdfa and owner is not None:
+                prop = rdfa
+        child_owner = owner
+        if scope:
+            raw_type = el.get("itemtype") or el.get("typeof") or ""
+            item: dict = {"@type": [t.rsplit("/", 1)[-1] for t in raw_type.split() if t]}
+            if prop and owner is not None:
+                _add_prop(owner, prop, item)
+            else:
+                items.append(item)
+            child_owner = item
+        elif prop and owner is not None:
+            _add_prop(owner, prop, _prop_value(el))
+        stack.extend((child, child_owner) for child in reversed(el))
+    return items
+
+
+def first_value(obj: Any, *keys: str) -> Any:
+    """First non-empty value among ``keys`` of a JSON-LD or microdata dict.
+
+    Microdata values are lists and JSON-LD values may be lists too; both
+    collapse to their first meaningful element here.
+    """
+    if not isinstance(obj, dict):
+        return None
+    for key in keys:
+        value = obj.get(key)
+        if isinstance(value, list):
+            value = next((v for v in value if v not in (None, "", [], {})), None)
+        if value not in (None, "", [], {}):
+            return value
+    return None
+
+
+# ---------------------------------------------------------------------------
+# OpenGraph / product meta tags
+# ---------------------------------------------------------------------------
+
+_PRODUCT_META_KEYS = {
+    "price": ("product:price:amount", "og:price:amount", "product:sale_price:amount",
+              "twitter:data1:price", "price"),
+    "currency": ("product:price:currency", "og:price:currency",
+                 "product:sale_price:currency", "pricecurrency", "currency"),
+    "availability": ("product:availability", "og:availability", "availability"),
+    "brand": ("product:brand", "og:brand", "brand"),
+    "sku": ("product:retailer_item_id", "product:sku", "sku"),
+    "gtin": ("product:gtin", "product:ean", "product:upc", "product:isbn", "books:isbn",
+             "book:isbn"),
+    "mpn": ("product:mfr_part_no", "product:mpn"),
+    "name": ("og:title", "twitter:title"),
+    "description": ("og:description", "description", "twitter:description"),
+    "type": ("og:type",),
+}
+
+
+def product_meta(tree: lxml_html.HtmlElement, meta: dict[str, str] | None = None) -> dict[str, str]:
+    """Product facts from OpenGraph / Facebook-catalog style ``<meta>`` tags.
+
+    Keys: price, currency, availability, brand, sku, gtin, mpn, name,
+    description, type (og:type); only those present are returned.
+    """
+    meta = meta if meta is not None else meta_tags(tree)
+    found: dict[str, str] = {}
+    for field_name, keys in _PRODUCT_META_KEYS.items():
+        for key in keys:
+            value = meta.get(key)
+            if value:
+                found[field_name] = value
+                break
+    return found

@@ -1,0 +1,157 @@
+"""Prices and currencies: amounts via price-parser, ISO codes from symbols and page context.
+
+price-parser already handles the hard part (thousands vs decimal separators
+in every locale, "12.–", "1 299,90"); measured against hand code it is both
+more complete and fast, so we use it for amounts. Currency symbols are
+ambiguous ("$", "¥", "kr"), so the ISO code is decided from the symbol *and*
+the page context: its language (declared or from the script of its text) and
+the country code of the URL's top-level domain. That is context every page
+carries, not a rule about any site.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from urllib.parse import urlsplit
+
+from price_parser import Price
+
+# Unambiguous symbols and codes, longest first when matched in text.
+_SYMBOLS: dict[str, str] = {
+    "us$": "USD", "usd": "USD", "c$": "CAD", "ca$": "CAD", "cad": "CAD", "a$": "AUD",
+    "au$": "AUD", "aud": "AUD", "nz$": "NZD", "nzd": "NZD", "hk$": "HKD", "hkd": "HKD",
+    "s$": "SGD", "sgd": "SGD", "nt$": "TWD", "twd": "TWD", "r$": "BRL", "brl": "BRL",
+    "mx$": "MXN", "mxn": "MXN", "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
+    "£": "GBP", "gbp": "GBP", "₹": "INR", "inr": "INR", "rs.": "INR", "rs": "INR",
+    "₽": "RUB", "руб": "RUB", "руб.": "RUB", "rub": "RUB", "р.": "RUB", "zł": "PLN",
+    "pln": "PLN", "₩": "KRW", "원": "KRW", "krw": "KRW", "rmb": "CNY", "cny": "CNY",
+    "元": "CNY", "人民币": "CNY", "￥": "CNY", "jpy": "JPY", "円": "JPY", "chf": "CHF",
+    "fr.": "CHF", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kč": "CZK", "czk": "CZK",
+    "ft": "HUF", "huf": "HUF", "lei": "RON", "ron": "RON", "kn": "HRK", "hrk": "HRK",
+    "лв": "BGN", "лв.": "BGN", "bgn": "BGN", "₺": "TRY", "tl": "TRY", "try": "TRY",
+    "₴": "UAH", "грн": "UAH", "uah": "UAH", "₸": "KZT", "тг": "KZT", "тг.": "KZT",
+    "kzt": "KZT", "₪": "ILS", "ils": "ILS", "฿": "THB", "thb": "THB", "₫": "VND",
+    "vnd": "VND", "₱": "PHP", "php": "PHP", "rm": "MYR", "myr": "MYR", "rp": "IDR",
+    "idr": "IDR", "zar": "ZAR", "aed": "AED", "sar": "SAR", "clp": "CLP", "ars": "ARS",
+    "cop": "COP", "pen": "PEN", "s/": "PEN", "byn": "BYN", "br": "BYN", "usd$": "USD",
+}
+# Ambiguous symbols: default code, refined by page context below.
+_AMBIGUOUS = {"$": "USD", "¥": "CNY", "kr": "SEK", "kr.": "DKK", "r": "ZAR"}
+_DOLLAR_BY_TLD = {
+    "ca": "CAD", "au": "AUD", "nz": "NZD", "hk": "HKD", "sg": "SGD", "tw": "TWD", "mx": "MXN",
+    "cl": "CLP", "ar": "ARS", "co": "COP", "uy": "UYU", "br": "BRL",
+}
+_KRONA_BY_TLD = {"se": "SEK", "no": "NOK", "dk": "DKK", "is": "ISK"}
+_KRONA_BY_LANG = {"sv": "SEK", "no": "NOK", "nb": "NOK", "nn": "NOK", "da": "DKK", "is": "ISK"}
+# ISO codes we accept when a page writes the code itself.
+_ISO_RE = re.compile(r"^[A-Z]{3}$")
+
+_SYMBOL_RE = re.compile(
+    "|".join(
+        re.escape(s)
+        for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS), key=len, reverse=True)
+        if not s.isalpha() or len(s) > 1
+    ),
+    re.I,
+)
+_NUMBER_RE = re.compile(r"\d")
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What a page says about where it is: language and URL country code."""
+
+    lang: str | None = None
+    tld: str | None = None
+
+
+def context_from(url: str | None, lang: str | None) -> PageContext:
+    """Build a :class:`PageContext` from a URL and a language tag ("zh-CN" -> "zh")."""
+    tld = None
+    if url:
+        host = urlsplit(url).hostname or ""
+        if "." in host:
+            tld = host.rsplit(".", 1)[-1].lower()
+    short = lang.split("-")[0].split("_")[0].lower() if lang else None
+    return PageContext(lang=short or None, tld=tld)
+
+
+def currency_code(raw: str | None, context: PageContext | None = None) -> str | None:
+    """ISO 4217 code of a currency as written on the page ("¥", "元", "US$", "EUR").
+
+    "$" and "¥" and "kr" are resolved with the page context: "¥" on a
+    Japanese page (language ja or .jp domain) is JPY, elsewhere CNY; "$"
+    follows the country of the domain (".ca" -> CAD ...), else USD.
+    """
+    if not raw:
+        return None
+    key = raw.strip().lower()
+    if not key:
+        return None
+    if key.upper() == raw.strip() and _ISO_RE.match(raw.strip()):
+        return raw.strip()
+    if key in _SYMBOLS:
+        return _SYMBOLS[key]
+    ctx = context or PageContext()
+    if key == "$":
+        return _DOLLAR_BY_TLD.get(ctx.tld or "", "USD")
+    if key == "¥":
+        return "JPY" if ctx.lang == "ja" or ctx.tld == "jp" else "CNY"
+    if key in ("kr", "kr."):
+        return _KRONA_BY_TLD.get(ctx.tld or "") or _KRONA_BY_LANG.get(ctx.lang or "", "SEK")
+    if key in _AMBIGUOUS:
+        return _AMBIGUOUS[key]
+    match = _SYMBOL_RE.search(raw)
+    if match and match.group(0).lower() != key:
+        return currency_code(match.group(0), ctx)
+    return None
+
+
+def normalize_amount(value: Decimal | str | float | int | None) -> str | None:
+    """A plain decimal string ("87.11", "450"): no exponent, no thousands separators."""
+    if value is None:
+        return None
+    try:
+        amount = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        return None
+    if not amount.is_finite() or amount < 0:
+        return None
+    text = format(amount, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+        # keep cents when the page showed them ("87.10" -> "87.1" is odd to read)
+        if "." in text and len(text.split(".")[1]) == 1:
+            text += "0"
+    return text
+
+
+@dataclass(frozen=True)
+class ParsedPrice:
+    amount: str | None
+    currency: str | None
+    currency_raw: str | None
+
+
+def parse_price(text: str | None, context: PageContext | None = None,
+                currency_hint: str | None = None) -> ParsedPrice:
+    """Amount and currency from a price as shown ("¥1,299.00", "1.234,56 €", "99元").
+
+    ``currency_hint`` is a currency already known (e.g. from structured data);
+    it is used when the text shows none.
+    """
+    if not text or not _NUMBER_RE.search(text):
+        return ParsedPrice(None, currency_code(currency_hint, context), currency_hint)
+    text = text[:200]
+    parsed = Price.fromstring(text, currency_hint=currency_hint)
+    raw = parsed.currency
+    if raw is None or currency_code(raw, context) is None:
+        match = _SYMBOL_RE.search(text)
+        if match:
+            raw = match.group(0)
+    if raw is None and currency_hint:
+        raw = currency_hint
+    amount = normalize_amount(parsed.amount) if parsed.amount is not None else None
+    return ParsedPrice(amount, currency_code(raw, context), raw.strip() if raw else None)

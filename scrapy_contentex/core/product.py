@@ -1,0 +1,488 @@
+"""Product records: structured data first, then the page's own layout.
+
+Order of evidence, field by field:
+
+1. JSON-LD ``Product`` (and its ``offers``) — the shop's own ground truth;
+2. microdata / RDFa-lite items of the same types;
+3. OpenGraph / catalog ``<meta>`` tags (``product:price:amount`` ...);
+4. the page itself: the record area found by seed 000's characteristic
+   weights and Viterbi walk (``records.py``) gives labelled pairs (Brand:,
+   SKU:, 品牌：, ISBN-13: ...), and visible price / availability cues
+   (elements marked as prices, struck-through old prices, stock phrases and
+   add-to-cart buttons) fill what structured data left empty.
+
+Availability is normalised to the two values the item schema uses:
+``InStock`` for InStock, InStoreOnly, OnlineOnly, LimitedAvailability,
+PreOrder, PreSale and BackOrder (the product can be ordered now) and
+``OutOfStock`` for OutOfStock, SoldOut and Discontinued.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml.html import HtmlElement
+
+from .document import Document
+from .lang import guess_language, normalize_space, token_count
+from .price import PageContext, context_from, currency_code, normalize_amount, parse_price
+from .records import RecordParams, extract_records
+from .structured import (
+    first_value,
+    json_ld_objects,
+    meta_tags,
+    microdata_items,
+    product_meta,
+    types_of,
+)
+
+PRODUCT_TYPES = frozenset(
+    "Product ProductGroup ProductModel IndividualProduct SomeProducts Book Vehicle Car "
+    "Motorcycle SoftwareApplication MobileApplication VideoGame".split()
+)
+OFFER_TYPES = frozenset({"Offer", "AggregateOffer"})
+FIELDS = ("name", "price", "currency", "currencyRaw", "regularPrice", "availability", "sku",
+          "mpn", "gtin", "brand", "description", "additionalProperties")
+
+_IN_STOCK_SCHEMA = {"instock", "instoreonly", "onlineonly", "limitedavailability", "preorder",
+                    "presale", "backorder", "in stock", "available"}
+_OUT_STOCK_SCHEMA = {"outofstock", "soldout", "discontinued", "out of stock", "unavailable",
+                     "oos", "out_of_stock"}
+
+# Visible stock phrases. Out-of-stock phrases are checked first: "not available"
+# contains "available".
+_OUT_PHRASES = (
+    "out of stock", "sold out", "currently unavailable", "not available", "unavailable",
+    "no longer available", "temporarily out of stock", "无货", "缺货", "已售罄", "售罄", "已下架",
+    "暂时缺货", "到货通知", "nicht verfügbar", "nicht lieferbar", "ausverkauft",
+    "derzeit nicht", "rupture de stock", "épuisé", "indisponible", "agotado",
+    "sin stock", "no disponible", "esgotado", "indisponível", "esaurito",
+    "non disponibile", "niedostępny", "brak w magazynie", "nedostupné", "vypredané",
+    "nema na zalihi", "rasprodano", "stoc epuizat", "нет в наличии", "품절", "在庫切れ",
+    "売り切れ", "品切れ",
+)
+_IN_PHRASES = (
+    "in stock", "available now", "available to ship", "ships today", "有货", "现货",
+    "库存充足", "auf lager", "lieferbar", "sofort verfügbar", "en stock", "disponible",
+    "en existencia", "em estoque", "disponível", "disponibile", "dostępny", "na stanie",
+    "skladom", "na zalihi", "raspoloživo", "în stoc", "в наличии", "재고", "在庫あり",
+    "op voorraad", "på lager", "varastossa", "saatavilla", "raktáron", "skladem",
+)
+_CART_RE = re.compile(
+    r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
+    r"in den warenkorb|ajouter au panier|añadir al carrito|agregar al carrito|"
+    r"adicionar ao carrinho|aggiungi al carrello|do koszyka|v košík|do košíka|"
+    r"u košaric|в корзину|장바구니|カートに入れる|in winkelwagen|lägg i varukorg|"
+    r"adaugă în coș|kosárba",
+    re.I,
+)
+_CART_ATTR_RE = re.compile(r"add[-_]?to[-_]?(cart|bag|basket)|addtocart|buy[-_]?now|cart[-_]?add", re.I)
+
+# Label -> field for the record pairs (lower case, delimiter stripped).
+_LABEL_FIELDS: dict[str, tuple[str, ...]] = {
+    "sku": ("sku", "asin", "item number", "item no", "item no.", "item #", "item", "article number",
+            "art.-nr.", "art.-nr", "art. nr.", "artikelnummer", "artikel-nr.", "référence", "ref",
+            "ref.", "product code", "product id", "商品编号", "货号", "商品编码", "商品货号",
+            "código", "codice", "kod produktu", "šifra", "kód", "cod produs", "код товара",
+            "артикул"),
+    "mpn": ("mpn", "manufacturer part number", "part number", "model number",
+            "item model number", "型号", "herstellernummer", "référence fabricant"),
+    "gtin": ("gtin", "gtin13", "gtin-13", "ean", "ean13", "ean-13", "upc", "isbn-13", "isbn13",
+             "isbn", "barcode", "条形码", "条码"),
+    "brand": ("brand", "品牌", "marke", "marque", "marca", "brand name", "manufacturer",
+              "hersteller", "fabricant", "fabricante", "produttore", "producent", "výrobca",
+              "proizvođač", "бренд", "производитель", "브랜드", "ブランド"),
+}
+_PRICE_LABELS = ("price", "价格", "售价", "促销价", "现价", "优惠价", "preis", "prix", "precio",
+                 "preço", "prezzo", "cena", "цена", "가격", "価格", "sale price", "our price",
+                 "online price", "now")
+_REGULAR_LABELS = ("was", "list price", "regular price", "rrp", "msrp", "原价", "市场价", "参考价",
+                   "uvp", "statt", "prix conseillé", "antes", "de", "retail price", "old price")
+_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|compare|rrp|msrp|"
+                                   r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
+_PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
+_AMOUNT_RE = re.compile(r"\d")
+_BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80})$", re.I)
+_BYLINE_ALONE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)$", re.I)
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+
+def _str(value: Any) -> str | None:
+    """A clean string out of a JSON-LD/microdata value (dicts give their name/@id)."""
+    if isinstance(value, list):
+        value = next((v for v in value if v not in (None, "", {}, [])), None)
+    if isinstance(value, dict):
+        value = first_value(value, "name", "@value", "value", "@id")
+        if isinstance(value, (dict, list)):
+            return _str(value)
+    if value is None or isinstance(value, bool):
+        return None
+    text = normalize_space(str(value))
+    return text or None
+
+
+def normalize_availability(value: Any) -> str | None:
+    """InStock / OutOfStock from a schema.org URL, a code or a visible phrase."""
+    text = _str(value)
+    if not text:
+        return None
+    key = text.rsplit("/", 1)[-1].strip().lower().replace("_", " ").strip()
+    compact = key.replace(" ", "")
+    if compact in _OUT_STOCK_SCHEMA or key in _OUT_STOCK_SCHEMA:
+        return "OutOfStock"
+    if compact in _IN_STOCK_SCHEMA or key in _IN_STOCK_SCHEMA:
+        return "InStock"
+    return availability_from_text(text)
+
+
+def availability_from_text(text: str) -> str | None:
+    """Stock state from a short visible text, out-of-stock phrases first."""
+    low = text.lower()
+    if any(p in low for p in _OUT_PHRASES):
+        return "OutOfStock"
+    if any(p in low for p in _IN_PHRASES):
+        return "InStock"
+    return None
+
+
+def _page_context(doc: Document, tree: HtmlElement, declared_lang: str | None) -> PageContext:
+    lang = declared_lang or tree.get("lang") or meta_tags(tree).get("og:locale")
+    if not lang:
+        body = tree.find(".//body")
+        lang = guess_language(normalize_space(body.text_content()[:20000])) if body is not None else None
+    return context_from(doc.url, lang)
+
+
+# ---------------------------------------------------------------------------
+# structured data
+# ---------------------------------------------------------------------------
+
+
+def _as_jsonld_like(item: dict) -> dict:
+    """Microdata items store lists; JSON-LD readers handle both the same way."""
+    return item
+
+
+def _offers_of(product: dict) -> list[dict]:
+    offers = product.get("offers")
+    if isinstance(offers, dict):
+        offers = [offers]
+    found: list[dict] = []
+    for offer in offers or []:
+        if not isinstance(offer, dict):
+            continue
+        found.append(offer)
+        nested = offer.get("offers")
+        if isinstance(nested, dict):
+            found.append(nested)
+        elif isinstance(nested, list):
+            found.extend(o for o in nested if isinstance(o, dict))
+    return found
+
+
+def _offer_price(offer: dict) -> tuple[str | None, str | None]:
+    price = first_value(offer, "price", "lowPrice", "highPrice")
+    currency = _str(first_value(offer, "priceCurrency"))
+    if price is None:
+        spec = first_value(offer, "priceSpecification")
+        specs = spec if isinstance(spec, list) else [spec]
+        for s in specs:
+            if isinstance(s, dict) and first_value(s, "price") is not None:
+                price = first_value(s, "price")
+                currency = currency or _str(first_value(s, "priceCurrency"))
+                break
+    return (_str(price) if price is not None else None), currency
+
+
+def _structured_fields(objects: list[dict], ctx: PageContext) -> dict[str, Any]:
+    """Fields from the first product-like object (and its offers) that has some."""
+    products = [o for o in objects if types_of(o) & PRODUCT_TYPES]
+    loose_offers = [o for o in objects if types_of(o) & OFFER_TYPES]
+    out: dict[str, Any] = {}
+    # The richest product first: pages embed related products too.
+    products.sort(key=lambda p: -(("offers" in p) * 2 + ("sku" in p) + ("name" in p)))
+    for product in products[:1]:
+        out["name"] = _str(first_value(product, "name"))
+        out["description"] = _str(first_value(product, "description"))
+        out["sku"] = _str(first_value(product, "sku", "productID"))
+        out["mpn"] = _str(first_value(product, "mpn"))
+        out["gtin"] = _str(first_value(product, "gtin13", "gtin", "gtin12", "gtin14", "gtin8",
+                                       "isbn", "ean"))
+        brand = first_value(product, "brand", "manufacturer")
+        out["brand"] = _str(brand)
+        offers = _offers_of(product)
+        loose_offers = offers + loose_offers
+    for offer in loose_offers:
+        price, currency = _offer_price(offer)
+        if price is not None and "price" not in out:
+            parsed = parse_price(price, ctx, currency)
+            if parsed.amount is not None:
+                out["price"] = parsed.amount
+                out["currencyRaw"] = currency or parsed.currency_raw
+                out["currency"] = currency_code(currency, ctx) if currency else parsed.currency
+        if "availability" not in out:
+            avail = normalize_availability(first_value(offer, "availability"))
+            if avail:
+                out["availability"] = avail
+        for key, names in (("sku", ("sku",)), ("gtin", ("gtin13", "gtin", "gtin12", "gtin14"))):
+            if not out.get(key):
+                out[key] = _str(first_value(offer, *names))
+        if "price" in out and "availability" in out:
+            break
+    return {k: v for k, v in out.items() if v}
+
+
+def _meta_fields(meta: dict[str, str], ctx: PageContext) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if meta.get("price"):
+        parsed = parse_price(meta["price"], ctx, meta.get("currency"))
+        if parsed.amount is not None:
+            out["price"] = parsed.amount
+            out["currency"] = parsed.currency
+            out["currencyRaw"] = meta.get("currency") or parsed.currency_raw
+    if meta.get("availability"):
+        out["availability"] = normalize_availability(meta["availability"])
+    for key in ("brand", "sku", "gtin", "mpn"):
+        if meta.get(key):
+            out[key] = meta[key]
+    return {k: v for k, v in out.items() if v}
+
+
+# ---------------------------------------------------------------------------
+# the page itself
+# ---------------------------------------------------------------------------
+
+
+def _own_text(el: HtmlElement) -> str:
+    return normalize_space(el.text_content())[:200]
+
+
+def _is_struck(el: HtmlElement) -> bool:
+    """Inside <del>/<s>/<strike> or styled line-through: an old price."""
+    node: HtmlElement | None = el
+    for _ in range(4):
+        if node is None or not isinstance(node.tag, str):
+            break
+        if node.tag in ("del", "s", "strike") or "line-through" in (node.get("style") or ""):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _class_id(el: HtmlElement) -> str:
+    return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
+
+
+def _visible_prices(body: HtmlElement, ctx: PageContext) -> tuple[Any, Any]:
+    """Current and regular price from elements marked as prices, in document order.
+
+    An element counts when its class/id/itemprop says "price" (in several
+    languages) and its short text parses to an amount; struck-through or
+    "old/was/list" ones give the regular price. The first current one wins:
+    the product's own price comes before related products' prices.
+    """
+    current = None
+    regular = None
+    seen = 0
+    for el in body.iter():
+        if not isinstance(el.tag, str) or el.tag in ("script", "style", "option", "select"):
+            continue
+        marks = _class_id(el)
+        struck = el.tag in ("del", "s", "strike")
+        if not struck and not _PRICE_CLASS_RE.search(marks):
+            continue
+        text = _own_text(el)
+        if not text or len(text) > 60 or not _AMOUNT_RE.search(text):
+            continue
+        parsed = parse_price(text, ctx)
+        if parsed.amount is None or parsed.amount == "0":
+            continue
+        old = struck or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(marks))
+        if old:
+            regular = regular or parsed
+        elif current is None and (parsed.currency or parsed.amount):
+            current = parsed
+        seen += 1
+        if current is not None and regular is not None or seen > 60:
+            break
+    return current, regular
+
+
+def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: PageContext):
+    for prop in props:
+        if prop["name"].lower() in labels or any(prop["name"].lower().endswith(" " + lab)
+                                                  for lab in labels if len(lab) > 3):
+            parsed = parse_price(prop["value"], ctx)
+            if parsed.amount is not None:
+                return parsed
+    return None
+
+
+def _visible_availability(body: HtmlElement) -> str | None:
+    """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence."""
+    for el in body.iter():
+        if not isinstance(el.tag, str) or el.tag in ("script", "style", "option", "select", "a"):
+            continue
+        # short elements only: a stock badge, not an FAQ paragraph mentioning stock
+        for text in (el.text, el.tail):
+            if text and len(text) < 80:
+                avail = availability_from_text(text)
+                if avail:
+                    return avail
+        link = el.get("href")
+        if link and "schema.org" in link:
+            avail = normalize_availability(link)
+            if avail:
+                return avail
+    for el in body.iter("button", "input", "a", "form"):
+        label = normalize_space(el.text_content() if el.tag != "input" else (el.get("value") or ""))
+        attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
+        if (label and len(label) < 40 and _CART_RE.search(label)) or _CART_ATTR_RE.search(attrs):
+            if el.get("disabled") is not None:
+                return "OutOfStock"
+            return "InStock"
+    return None
+
+
+def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for field_name, labels in _LABEL_FIELDS.items():
+        for prop in props:
+            if prop["name"].lower() in labels:
+                value = prop["value"]
+                if field_name != "brand":
+                    value = value.split()[0] if value.split() else value
+                out[field_name] = value
+                break
+    return out
+
+
+def _byline(body: HtmlElement) -> str | None:
+    """A short "by Author" line, for books and media pages.
+
+    Handles the author inline ("by Jane Doe") and in a following element
+    ("by <a>Jane Doe</a>").
+    """
+    for el in body.iter():
+        if not isinstance(el.tag, str) or el.tag in ("script", "style"):
+            continue
+        # (text, element that follows it): el.text is followed by el's first child,
+        # el.tail by el's next sibling.
+        for text, following in ((el.text, el[0] if len(el) else None), (el.tail, el.getnext())):
+            if not text or len(text) > 100:
+                continue
+            line = normalize_space(text)
+            match = _BYLINE_RE.match(line)
+            if match and token_count(match.group(1)) <= 8:
+                return match.group(1).strip()
+            if _BYLINE_ALONE_RE.match(line) and following is not None and isinstance(following.tag, str):
+                name = _own_text(following)
+                if name and token_count(name) <= 8:
+                    return name
+    return None
+
+
+def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
+    try:
+        from .title import extract_title
+    except ImportError:  # pragma: no cover - title module is optional
+        extract_title = None
+    if extract_title is not None:
+        title = extract_title(doc)
+        if title:
+            return title
+    for el in tree.iter("h1"):
+        text = _own_text(el)
+        if text:
+            return text
+    title = tree.findtext(".//title")
+    return normalize_space(title) if title else None
+
+
+# ---------------------------------------------------------------------------
+# public
+# ---------------------------------------------------------------------------
+
+
+def extract_product_fields(doc: Document, extra_attributes: list[str] | None = None) -> dict:
+    """Every Product field (see items.Product) except url/pageType, JSON-serialisable.
+
+    ``extra_attributes`` extends the records method's attribute dictionary
+    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
+    """
+    tree = doc.tree
+    objects = json_ld_objects(tree) + [_as_jsonld_like(i) for i in microdata_items(tree)]
+    meta = meta_tags(tree)
+    declared_lang = None
+    for obj in objects:
+        lang = _str(obj.get("inLanguage"))
+        if lang:
+            declared_lang = lang
+            break
+    ctx = _page_context(doc, tree, declared_lang)
+
+    out: dict[str, Any] = dict.fromkeys(FIELDS)
+    out["additionalProperties"] = []
+    structured = _structured_fields(objects, ctx)
+    meta_fields = _meta_fields(product_meta(tree, meta), ctx)
+    for source in (structured, meta_fields):
+        for key, value in source.items():
+            if out.get(key) is None and value:
+                out[key] = value
+    if out["price"] and meta_fields.get("currency") and not out["currency"]:
+        out["currency"], out["currencyRaw"] = meta_fields["currency"], meta_fields.get("currencyRaw")
+
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    records = extract_records(tree, RecordParams(extra_attributes=list(extra_attributes or [])))
+    props = records.properties
+    out["additionalProperties"] = props
+    for key, value in _from_props(props).items():
+        if not out.get(key):
+            out[key] = value
+
+    current, regular = _visible_prices(body, ctx)
+    if current is None:
+        current = _label_price(props, _PRICE_LABELS, ctx)
+    if regular is None:
+        regular = _label_price(props, _REGULAR_LABELS, ctx)
+    if not out["price"] and current is not None:
+        out["price"], out["currency"], out["currencyRaw"] = (
+            current.amount, current.currency, current.currency_raw)
+    elif out["price"] and not out["currency"] and current is not None and current.currency:
+        out["currency"], out["currencyRaw"] = current.currency, current.currency_raw
+    if regular is not None and regular.amount != out["price"]:
+        try:
+            higher = float(regular.amount) > float(out["price"] or 0)
+        except ValueError:
+            higher = False
+        if higher:
+            out["regularPrice"] = regular.amount
+    if not out["currencyRaw"] and out["currency"]:
+        out["currencyRaw"] = out["currency"]
+    if out["currency"] and len(out["currency"]) != 3:
+        out["currency"] = currency_code(out["currency"], ctx)
+
+    if not out["availability"]:
+        out["availability"] = _visible_availability(body)
+    if not out["name"]:
+        out["name"] = _str(meta.get("og:title")) or _name_from_page(doc, tree)
+    if not out["description"]:
+        out["description"] = _str(meta.get("og:description") or meta.get("description"))
+    if not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
+        author = _byline(body)
+        if author:
+            props.append({"name": "author", "value": author})
+    if out["price"]:
+        out["price"] = normalize_amount(out["price"]) or out["price"]
+    for key in FIELDS:
+        value = out[key]
+        if isinstance(value, str):
+            out[key] = normalize_space(value) or None
+    return out
