@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from lxml.html import HtmlElement
 
 from .document import Document
-from .lang import CJK_RE, normalize_space, token_count
+from .lang import normalize_space, token_count
 from .structured import json_ld_objects, meta_tags, types_of
 
 # Longest string we compare with edit distance: headlines are short; anything
@@ -50,7 +50,8 @@ ARTICLE_TYPES = frozenset(
 # Separators between a headline and a site/section name. Spaced separators are
 # safe in any script; unspaced '_' and '|' are separators too; an unspaced dash
 # only between CJK characters ("标题-新浪新闻"), never inside English words.
-_CJK = CJK_RE.pattern[1:-1]
+# Han and kana only: Korean puts spaces around separators and uses '-' inside names.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 SEPARATOR_RE = re.compile(
     r"\s+(?:[-–—|:»·•~]|::|\|\|)\s+"
     r"|\s*[|｜_]\s*"

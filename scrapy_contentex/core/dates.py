@@ -1,0 +1,214 @@
+"""Publication dates: parse the formats news and blog pages print, EN and ZH.
+
+dateparser would do this with a heavy dependency and a slow, language-wide
+search; article pages use a small set of formats, so a few compact regexes do
+it in one linear pass. Every pattern is built from fixed tokens and bounded
+runs (no nested quantifiers), so hostile input cannot make them backtrack
+catastrophically.
+
+``parse_date(text)`` returns ``(iso, raw)`` for the first date in a string
+(a meta value, a ``<time datetime>``, a line of text) and ``find_dates(text)``
+every date found in a longer text, with its position, for callers that rank
+them (see ``metadata``). Relative dates ("3 hours ago", "昨天") are ignored on
+purpose: without the crawl time they cannot be turned into a day.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+
+MIN_YEAR = 1970
+MAX_YEAR = 2100
+# Longest input parse_date looks at: a date value is short, a page is not.
+MAX_VALUE = 400
+
+MONTHS = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3,
+    "apr": 4, "april": 4, "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7,
+    "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9, "oct": 10,
+    "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}
+_MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?" \
+    r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_DIGITS = r"(?<![\d.])"  # a number that does not continue another number
+
+# Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
+_TIME = (
+    r"(?:(?:\s{0,3}[T,]\s{0,3}|\s{1,3}(?:at\s{1,3})?|\s{0,3})"
+    r"(?P<H>[01]?\d|2[0-3])\s{0,2}[:：时]\s{0,2}(?P<M>[0-5]\d)(?:\s{0,2}分)?"
+    r"(?:\s{0,2}[:：]\s{0,2}(?P<S>[0-5]\d)(?:\s{0,2}秒)?)?(?:\.\d{1,9})?"
+    r"(?:\s{0,2}(?P<ampm>[ap]\.?m\.?)(?![a-z]))?"
+    r"(?:\s{0,2}(?P<tz>(?:Z|GMT|UTC)(?![a-z])|[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)))?)?"
+)
+
+# Year first, numeric: 2024-03-08, 2024/3/8, 2024.03.08, 2024年3月8日.
+_YMD = re.compile(
+    _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:(?P<sep>[-/.])|年)\s{0,2}"
+    r"(?P<m>1[0-2]|0?[1-9])\s{0,2}(?(sep)(?P=sep)|月)\s{0,2}"
+    r"(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)(?:\s{0,2}[日号])?" + _TIME,
+    re.I,
+)
+# Month name first: March 8, 2014 / Mar. 8th 2014 / Sunday, March 8 2014.
+_MDY = re.compile(
+    r"(?<![a-z])" + _MONTH + r"\s{0,3}(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
+    r"\s{0,3},?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
+    re.I,
+)
+# Day first: 8 March 2014 / 08 Mar 2014 / 8th of March, 2014.
+_DMY = re.compile(
+    _DIGITS + r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?:\s{1,3}of)?[\s.-]{1,3}"
+    + _MONTH + r"[\s.,-]{1,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
+    re.I,
+)
+# Numeric day/month/year: 03/08/2014 (US order unless the first number > 12).
+_NUM = re.compile(
+    _DIGITS + r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:19|20)\d\d)(?!\d)"
+    + _TIME,
+    re.I,
+)
+# Year and month only: 2024年3月 / 1998-3 (used when nothing better exists).
+_YM = re.compile(
+    _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:年\s{0,2}(?P<m1>1[0-2]|0?[1-9])\s{0,2}月"
+    r"|-(?P<m2>1[0-2]|0?[1-9])(?![\d-]))"
+)
+_EPOCH = re.compile(r"^\s*(\d{10})(\d{3})?\s*$")
+
+_PATTERNS = (("ymd", _YMD), ("mdy", _MDY), ("dmy", _DMY), ("num", _NUM))
+
+
+@dataclass(frozen=True)
+class DateMatch:
+    """A date found in text: ISO form, the raw text, where, and its precision."""
+
+    iso: str
+    raw: str
+    start: int
+    end: int
+    has_time: bool
+    precision: str = "day"  # "day" or "month"
+
+
+def _tz(value: str | None) -> timezone | None:
+    if not value:
+        return None
+    if value.upper() in ("Z", "GMT", "UTC"):
+        return timezone.utc
+    sign = -1 if value[0] == "-" else 1
+    digits = value[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])))
+
+
+def _build(y: int, m: int, d: int, groups: dict) -> tuple[str, bool] | None:
+    """ISO string from parts, or None if the day does not exist."""
+    if not MIN_YEAR <= y <= MAX_YEAR:
+        return None
+    hour_s, minute_s = groups.get("H"), groups.get("M")
+    hour = int(hour_s) if hour_s else 0
+    minute = int(minute_s) if minute_s else 0
+    second = int(groups.get("S") or 0)
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    try:
+        value = datetime(y, m, d, hour, minute, second, tzinfo=_tz(groups.get("tz")))
+    except ValueError:
+        return None
+    if hour_s is None:
+        return value.date().isoformat(), False
+    return value.isoformat(), True
+
+
+def _from_match(kind: str, match: re.Match) -> tuple[str, bool] | None:
+    g = match.groupdict()
+    if kind == "ymd":
+        return _build(int(g["y"]), int(g["m"]), int(g["d"]), g)
+    if kind in ("mdy", "dmy"):
+        month = MONTHS.get(g["mon"].lower().rstrip("."))
+        return _build(int(g["y"]), month, int(g["d"]), g) if month else None
+    a, b = int(g["a"]), int(g["b"])
+    month, day = (b, a) if a > 12 or g["sep"] == "." else (a, b)
+    return _build(int(g["y"]), month, day, g)
+
+
+def find_dates(text: str, months: bool = False) -> list[DateMatch]:
+    """Every full date in ``text`` in order of position (overlaps resolved leftmost-longest).
+
+    ``months`` also reports year-month dates ("2024年3月") that carry no day.
+    """
+    found: list[DateMatch] = []
+    for kind, regex in _PATTERNS:
+        for match in regex.finditer(text):
+            built = _from_match(kind, match)
+            if built:
+                raw = match.group(0).strip()
+                found.append(DateMatch(built[0], raw, match.start(), match.end(), built[1]))
+    if months:
+        for match in _YM.finditer(text):
+            y, m = int(match.group("y")), int(match.group("m1") or match.group("m2"))
+            if MIN_YEAR <= y <= MAX_YEAR:
+                found.append(
+                    DateMatch(f"{y:04d}-{m:02d}", match.group(0), match.start(), match.end(),
+                              False, "month")
+                )
+    found.sort(key=lambda d: (d.start, -(d.end - d.start)))
+    kept: list[DateMatch] = []
+    for item in found:
+        if kept and item.start < kept[-1].end:
+            continue
+        kept.append(item)
+    return kept
+
+
+def parse_date(text: str | None) -> tuple[str, str] | None:
+    """``(iso, raw)`` for the date written in a short value, or None.
+
+    Accepts ISO 8601 with or without time and offset, RFC 2822 (feeds, HTTP
+    headers), Unix timestamps, and every text format of :func:`find_dates`.
+    """
+    if not text:
+        return None
+    raw = text.strip()[:MAX_VALUE]
+    if not raw:
+        return None
+    epoch = _EPOCH.match(raw)
+    if epoch:
+        try:
+            value = datetime.fromtimestamp(int(epoch.group(1)), tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+        return (value.isoformat(), raw) if MIN_YEAR <= value.year <= MAX_YEAR else None
+    dates = find_dates(raw)
+    if dates:
+        return dates[0].iso, raw
+    if re.match(r"^[A-Za-z]{3},?\s", raw):
+        try:
+            value = parsedate_to_datetime(raw)
+        except (TypeError, ValueError, IndexError):
+            value = None
+        if value is not None and MIN_YEAR <= value.year <= MAX_YEAR:
+            return value.isoformat(), raw
+    months = find_dates(raw, months=True)
+    if months:
+        return months[0].iso, raw
+    return None
+
+
+_URL_DATE = re.compile(
+    r"/(?P<y>(?:19|20)\d\d)[/-]?(?P<m>0[1-9]|1[0-2])[/-]?(?P<d>0[1-9]|[12]\d|3[01])(?=[/_.-]|\d{0,6}/|$)"
+)
+
+
+def date_from_url(url: str | None) -> tuple[str, str] | None:
+    """A day written in the URL path (/2024/03/08/, /20240308/), the last resort."""
+    if not url:
+        return None
+    match = _URL_DATE.search(url[:2000])
+    if not match:
+        return None
+    built = _build(int(match.group("y")), int(match.group("m")), int(match.group("d")), {})
+    return (built[0], match.group(0).strip("/")) if built else None

@@ -1,0 +1,471 @@
+"""Article metadata: headline, publication date, authors, language, description.
+
+Sources are read in order of trust. Publishers' own structured data
+(JSON-LD, then meta tags) is exact when present; page markup that names its
+role (``<time datetime>``, ``itemprop``, ``rel=author``, class "byline")
+comes next; the visible text near the headline is the last resort, because
+pages also print today's date in the header and dates of related links.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from .dates import DateMatch, date_from_url, find_dates, parse_date
+from .document import Document
+from .lang import guess_language, normalize_space, token_count
+from .structured import json_ld_objects, meta_tags, types_of
+from .title import ARTICLE_TYPES, extract_title
+
+KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
+
+# Meta tags that carry the publication date, most specific first.
+DATE_META = (
+    "article:published_time", "og:article:published_time", "article:published",
+    "og:published_time", "datepublished", "publishdate", "publish-date", "publish_date",
+    "pubdate", "pubtime", "publishtime", "publication_date", "citation_publication_date",
+    "sailthru.date", "parsely-pub-date", "dc.date.issued", "dcterms.issued", "dc.date",
+    "dcterms.date", "dcterms.created", "dc.date.created", "article.published",
+    "originalpublicationdate", "og:release_date", "release_date", "date", "weibo:article:create_at",
+    "created", "article:post_date", "bt:pubdate", "live_date",
+)
+AUTHOR_META = (
+    "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
+    "sailthru.author", "parsely-author", "citation_author", "twitter:data1:author",
+)
+DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.description")
+LANGUAGE_META = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
+
+# Body text we scan for dates and bylines: enough for the top of any article.
+MAX_SCAN_CHARS = 200_000
+# Characters after the headline where the dateline and byline live.
+AFTER_TITLE = 1500
+BEFORE_TITLE = 300
+
+_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "textarea", "select", "svg"})
+_BLOCKS = frozenset(
+    "address article aside blockquote body br dd div dl dt figcaption figure footer form h1 h2 "
+    "h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul".split()
+)
+
+# Words that announce a publication date just before it (EN and ZH).
+_DATE_CUE = re.compile(
+    r"(?:发布|發布|发表|發表|时间|時間|日期|日時|刊登|出版|published|posted|posté|publié|date|on)"
+    r"\s{0,3}(?:于|於|at|on)?\s{0,3}[:：]?\s{0,3}$",
+    re.I,
+)
+_UPDATE_CUE = re.compile(r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}\s{0,3}[:：]?\s{0,3}$", re.I)
+
+_URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I)
+_BY_RE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|przez|автор[:：]?)\s+", re.I)
+_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|\bet\b|\by\b|&)\s*", re.I)
+_EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
+# Chinese bylines: 作者：X / 文/X / 记者 X; cut at the next label (来源, 时间, ...).
+_ZH_AUTHOR = re.compile(
+    r"(?:作\s?者|撰\s?文|文\s?[/／]|记\s?者|記\s?者|口述|文字)\s{0,3}[:：/／]?\s{0,3}"
+    r"(?P<names>[^\n:：|｜()（）\[\]【】<>]{1,40})"
+)
+_ZH_STOP = re.compile(
+    r"(?:来源|來源|出处|时间|時間|日期|发布|發布|发表|發表|编辑|編輯|责编|責編|摄影|点击|阅读|浏览|"
+    r"字号|评论|通讯员|报道|本报|\d).*$"
+)
+_CLASS_AUTHOR = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|creator|reporter)(?:$|[\s_-]|name)", re.I)
+_CLASS_NOT_AUTHOR = re.compile(r"(?:bio|desc|avatar|img|image|photo|pic|about|box|follow|social|date|time)", re.I)
+_NAME_SPLIT = re.compile(r"[\s、,，;；/]+")
+
+
+def extract_metadata(doc: Document) -> dict:
+    """The article metadata of a page, with exactly the keys of ``KEYS``.
+
+    Missing values are None (``authors`` is an empty list).
+    """
+    tree = doc.tree
+    meta = meta_tags(tree)
+    articles = article_objects(tree)
+    headline = extract_title(doc)
+    text = body_text(tree)
+    date = published_date(tree, meta, articles, text, headline, doc.url)
+    return {
+        "headline": headline,
+        "datePublished": date[0] if date else None,
+        "datePublishedRaw": date[1] if date else None,
+        "authors": find_authors(tree, meta, articles, text, headline),
+        "inLanguage": find_language(tree, meta, articles, (headline or "") + "\n" + text),
+        "description": find_description(meta, articles),
+    }
+
+
+# -- shared inputs ---------------------------------------------------------
+
+
+def article_objects(tree: HtmlElement) -> list[dict]:
+    """JSON-LD objects typed as an article (or a page), articles first."""
+    objects = [o for o in json_ld_objects(tree) if types_of(o) & ARTICLE_TYPES]
+    return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
+
+
+def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
+    """Visible text of the body, newline at blocks, up to ``limit`` characters.
+
+    An iterative walk (iterwalk) so deep pages cost nothing extra; script and
+    style contents are skipped.
+    """
+    body = tree.find("body")
+    root = body if body is not None else tree
+    parts: list[str] = []
+    size = 0
+    skipping = 0
+    for event, element in etree.iterwalk(root, events=("start", "end")):
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if event == "start":
+            if tag in _SKIP_TEXT:
+                skipping += 1
+            elif not skipping:
+                if tag in _BLOCKS:
+                    parts.append("\n")
+                if element.text and tag:
+                    parts.append(element.text)
+                    size += len(element.text)
+        else:
+            if tag in _SKIP_TEXT:
+                skipping -= 1
+            if not skipping:
+                if tag in _BLOCKS:
+                    parts.append("\n")
+                if element is not root and element.tail:
+                    parts.append(element.tail)
+                    size += len(element.tail)
+        if size > limit:
+            break
+    lines = (normalize_space(line) for line in "".join(parts)[:limit].split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _title_span(text: str, headline: str | None) -> tuple[int, int] | None:
+    """Where the headline is printed in the body text (first occurrence)."""
+    if not headline:
+        return None
+    probe = normalize_space(headline)[:40]
+    if len(probe) < 4:
+        return None
+    pos = text.find(probe)
+    if pos < 0:
+        return None
+    return pos, pos + len(normalize_space(headline))
+
+
+# -- date ------------------------------------------------------------------
+
+
+def published_date(
+    tree: HtmlElement,
+    meta: dict[str, str],
+    articles: list[dict],
+    text: str,
+    headline: str | None,
+    url: str | None = None,
+) -> tuple[str, str] | None:
+    """(iso, raw) of the publication date: JSON-LD, meta, markup, text, URL."""
+    for obj in articles:
+        for key in ("datePublished", "dateCreated", "uploadDate"):
+            found = _parse_value(obj.get(key))
+            if found:
+                return found
+    for key in DATE_META:
+        found = parse_date(meta.get(key))
+        if found:
+            return found
+    found = _markup_date(tree)
+    if found:
+        return found
+    found = text_date(text, headline)
+    if found:
+        return found
+    for obj in articles:
+        found = _parse_value(obj.get("dateModified"))
+        if found:
+            return found
+    return date_from_url(url)
+
+
+def _parse_value(value: object) -> tuple[str, str] | None:
+    if isinstance(value, list) and value:
+        value = value[0]
+    return parse_date(value) if isinstance(value, str) else None
+
+
+def _markup_date(tree: HtmlElement) -> tuple[str, str] | None:
+    """itemprop=datePublished, then <time pubdate>, then the first dated <time>."""
+    for element in tree.xpath('//*[@itemprop="datePublished" or @itemprop="dateCreated"]'):
+        for value in (element.get("content"), element.get("datetime"), element.text_content()):
+            found = parse_date(value)
+            if found:
+                return found
+    times = tree.xpath("//body//time")
+    ranked = sorted(
+        times,
+        key=lambda t: not (
+            t.get("pubdate") is not None or "publish" in (t.get("class") or "").lower()
+        ),
+    )
+    for element in ranked[:20]:
+        if _UPDATE_CUE.search(normalize_space(element.get("class") or "") + ":"):
+            continue
+        for value in (element.get("datetime"), element.text_content()):
+            found = parse_date(value)
+            if found:
+                return found
+    return None
+
+
+def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
+    """A date printed near the headline, preferring one announced by a cue word.
+
+    Order: after the headline with a cue, after the headline, before it with a
+    cue; without the headline in the text, only cued dates are trusted
+    (an uncued date at the top of a page is usually today's date in the header).
+    """
+    span = _title_span(text, headline)
+    if span:
+        start, end = span
+        after = text[end:end + AFTER_TITLE]
+        dates = [d for d in find_dates(after) if not _updated(after, d)]
+        cued = [d for d in dates if _cued(after, d)]
+        if cued or dates:
+            best = (cued or dates)[0]
+            return best.iso, best.raw
+        before = text[max(0, start - BEFORE_TITLE):start]
+        cued = [d for d in find_dates(before) if _cued(before, d)]
+        if cued:
+            return cued[-1].iso, cued[-1].raw
+        months = find_dates(after[:300], months=True)
+        if months:
+            return months[0].iso, months[0].raw
+    cued = [d for d in find_dates(text) if _cued(text, d) and not _updated(text, d)]
+    if cued:
+        return cued[0].iso, cued[0].raw
+    return None
+
+
+def _cued(text: str, date: DateMatch) -> bool:
+    return bool(_DATE_CUE.search(text[max(0, date.start - 16):date.start]))
+
+
+def _updated(text: str, date: DateMatch) -> bool:
+    return bool(_UPDATE_CUE.search(text[max(0, date.start - 16):date.start]))
+
+
+# -- authors ---------------------------------------------------------------
+
+
+def find_authors(
+    tree: HtmlElement,
+    meta: dict[str, str],
+    articles: list[dict],
+    text: str = "",
+    headline: str | None = None,
+) -> list[str]:
+    """Author names, most trusted source that yields any; cleaned and deduplicated."""
+    for source in (
+        _ld_authors(articles),
+        _meta_authors(meta),
+        _markup_authors(tree),
+        _zh_text_authors(text, headline),
+    ):
+        names = clean_authors(source)
+        if names:
+            return names
+    return []
+
+
+def _ld_authors(articles: list[dict]) -> list[str]:
+    """JSON-LD author/creator: a string, a Person/Organization dict or a list of them.
+
+    People win over organisations when both are listed.
+    """
+    people: list[str] = []
+    orgs: list[str] = []
+    for obj in articles:
+        raw = obj.get("author") or obj.get("creator")
+        for item in raw if isinstance(raw, list) else [raw]:
+            if isinstance(item, str):
+                people.append(item)
+            elif isinstance(item, dict):
+                name = item.get("name")
+                if isinstance(name, list):
+                    name = name[0] if name else None
+                if isinstance(name, str):
+                    (orgs if "Organization" in types_of(item) else people).append(name)
+        if people or orgs:
+            break
+    return people or orgs
+
+
+def _meta_authors(meta: dict[str, str]) -> list[str]:
+    for key in AUTHOR_META:
+        value = meta.get(key)
+        if value and not _URL_RE.search(value):
+            return [value]
+    return []
+
+
+def _markup_authors(tree: HtmlElement) -> list[str]:
+    """itemprop=author, rel=author, then short elements classed author/byline."""
+    found: list[str] = []
+    for element in tree.xpath('//body//*[@itemprop="author"]')[:10]:
+        names = element.xpath('.//*[@itemprop="name"]')
+        value = element.get("content") or (
+            names[0].get("content") or names[0].text_content() if names else element.text_content()
+        )
+        found.append(value)
+    if found:
+        return found
+    for element in tree.xpath('//body//a[contains(concat(" ", @rel, " "), " author ")]')[:10]:
+        found.append(element.text_content())
+    if found:
+        return found
+    candidates = tree.xpath(
+        '//body//*[contains(translate(@class,"ABHORTWY","abhortwy"),"author")'
+        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"byline")'
+        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")]'
+    )
+    for element in candidates[:30]:
+        klass = element.get("class") or ""
+        if not _CLASS_AUTHOR.search(klass) or _CLASS_NOT_AUTHOR.search(klass):
+            continue
+        value = normalize_space(element.text_content())
+        if value and token_count(value) <= 12:
+            found.append(_strip_labels(value))
+        if len(found) >= 3:
+            break
+    return found
+
+
+def _strip_labels(value: str) -> str:
+    """'Written by X', 'Author: X', '作者：X' -> 'X'; a trailing date is cut."""
+    value = re.sub(r"^(?:written\s+|posted\s+|reported\s+)?by\s+", "", value, flags=re.I)
+    value = re.sub(r"^(?:author|authors|作者|文)\s{0,2}[:：/]\s{0,2}", "", value, flags=re.I)
+    dates = find_dates(value)
+    if dates:
+        value = value[:dates[0].start]
+    return value.strip(" |-–—:：,")
+
+
+def _zh_text_authors(text: str, headline: str | None) -> list[str]:
+    """作者：X / 文/X / 记者 X near the headline (or at the top of the text)."""
+    span = _title_span(text, headline)
+    if span:
+        window = text[max(0, span[0] - BEFORE_TITLE):span[1] + AFTER_TITLE]
+    else:
+        window = text[:AFTER_TITLE * 4]
+    for match in _ZH_AUTHOR.finditer(window):
+        names = _ZH_STOP.sub("", match.group("names")).strip()
+        pieces = [p for p in _NAME_SPLIT.split(names) if p]
+        pieces = [p for p in pieces if 1 < len(p) <= 20][:6]
+        if pieces:
+            return pieces
+    return []
+
+
+def clean_authors(values: Iterable[str]) -> list[str]:
+    """Strip 'By', e-mails and URLs, split 'A and B', drop junk, dedupe in order."""
+    seen: set[str] = set()
+    names: list[str] = []
+    for value in _split_names(values):
+        key = value.casefold()
+        if key in seen:
+            continue
+        seen.add(key)
+        names.append(value)
+        if len(names) >= 10:
+            break
+    return names
+
+
+def _split_names(values: Iterable[str]) -> Iterator[str]:
+    for value in values:
+        if not isinstance(value, str):
+            continue
+        value = normalize_space(_EMAIL_RE.sub("", value))
+        value = _BY_RE.sub("", value)
+        if not value or _URL_RE.search(value):
+            continue
+        for name in _AUTHOR_SPLIT.split(value):
+            name = _BY_RE.sub("", name).strip(" .|-–—:：@")
+            if _looks_like_name(name):
+                yield name
+
+
+def _looks_like_name(name: str) -> bool:
+    """Short, mostly letters, not a URL, not a date or a bare label."""
+    if not name or len(name) > 60 or _URL_RE.search(name):
+        return False
+    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2:
+        return False
+    return any(ch.isalpha() for ch in name)
+
+
+# -- language and description -----------------------------------------------
+
+_SCRIPT = {
+    "zh": "han", "ja": "ja", "ko": "ko", "ru": "cyr", "uk": "cyr", "bg": "cyr", "sr": "cyr",
+    "be": "cyr", "mk": "cyr", "kk": "cyr", "ar": "arab", "fa": "arab", "ur": "arab",
+    "th": "thai", "he": "heb", "yi": "heb", "el": "greek",
+}
+_LANG_RE = re.compile(r"^\s*([a-zA-Z]{2,3})(?:[-_][a-zA-Z0-9]{1,8})*\s*$")
+
+
+def normalize_language(value: str | None) -> str | None:
+    """'zh-CN', 'en_US', 'EN' -> ISO 639-1 ('zh', 'en'); junk -> None."""
+    if not value:
+        return None
+    match = _LANG_RE.match(value.split(",")[0])
+    if not match:
+        return None
+    code = match.group(1).lower()
+    return {"chi": "zh", "zho": "zh", "eng": "en", "cn": "zh", "jp": "ja", "kr": "ko"}.get(code, code)
+
+
+def declared_language(tree: HtmlElement, meta: dict[str, str], articles: list[dict]) -> str | None:
+    """The language the page declares: <html lang>, meta, og:locale, JSON-LD."""
+    values: list[object] = [tree.get("lang"), tree.get("xml:lang")]
+    values.extend(meta.get(key) for key in LANGUAGE_META)
+    values.extend(obj.get("inLanguage") for obj in articles)
+    for value in values:
+        code = normalize_language(value) if isinstance(value, str) else None
+        if code:
+            return code
+    return None
+
+
+def find_language(
+    tree: HtmlElement, meta: dict[str, str], articles: list[dict], text: str
+) -> str | None:
+    """Declared language unless the text is plainly in another script.
+
+    Templates often keep lang="en" on Chinese or Russian sites; when the
+    script of the text disagrees with the declared language, the script wins.
+    """
+    declared = declared_language(tree, meta, articles)
+    guessed = guess_language(text)
+    if declared is None:
+        return guessed
+    if guessed and _SCRIPT.get(guessed, "latin") != _SCRIPT.get(declared, "latin"):
+        return guessed
+    return declared
+
+
+def find_description(meta: dict[str, str], articles: list[dict]) -> str | None:
+    for key in DESCRIPTION_META:
+        value = normalize_space(meta.get(key) or "")
+        if value:
+            return value
+    for obj in articles:
+        value = obj.get("description")
+        if isinstance(value, str) and normalize_space(value):
+            return normalize_space(value)
+    return None
