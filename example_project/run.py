@@ -1,0 +1,178 @@
+"""Run the demo crawl offline: serve the bundled sites on 127.0.0.1, crawl, report.
+
+    python example_project/run.py                     # the demo: feeds in example_project/output
+    python example_project/run.py --compare-steering  # requests needed with and without steering
+    python example_project/run.py --json --output DIR # machine-readable figures (tests, benchmarks)
+
+The HTTP server runs in a thread on a free port and stops when the crawl ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DEMO_SITES = HERE / "demo_sites"
+sys.path.insert(0, str(HERE))  # the `demo` Scrapy project
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # scrapy_contentex from the checkout when not installed
+
+# Crawl steering used by --steer: links found on index pages first, none
+# followed out of content pages.
+STEERING = {"CONTENTEX_INDEX_PRIORITY_BOOST": 100, "CONTENTEX_CONTENT_FOLLOW_LIMIT": 0}
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Static files, no request log on stderr."""
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serve(directory: Path = DEMO_SITES):
+    """Serve ``directory`` on 127.0.0.1 (free port) in a thread; yield the base URL."""
+    handler = functools.partial(QuietHandler, directory=str(directory))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def manifest() -> dict:
+    """What the demo sites contain (written by demo_sites/generate.py)."""
+    return json.loads((DEMO_SITES / "expected.json").read_text(encoding="utf-8"))
+
+
+def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = False,
+          concurrency: int | None = None, loglevel: str = "INFO") -> dict:
+    """Run the demo spider once; return its stats and steering figures."""
+    os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "demo.settings")
+    os.environ["CONTENTEX_DEMO_OUTPUT"] = str(output)
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.utils.project import get_project_settings
+
+    settings = get_project_settings()
+    settings.set("LOG_LEVEL", loglevel)
+    if not addon:
+        settings.set("ADDONS", {})
+    if steer:
+        settings.update(STEERING)
+    if concurrency:
+        settings.set("CONCURRENT_REQUESTS", concurrency)
+
+    expected = manifest()
+    wanted = len(expected["articles"]) + len(expected["products"])
+    track: dict[str, Any] = {"items": 0, "requests_until_all_items": None}
+    process = CrawlerProcess(settings, install_root_handler=loglevel != "CRITICAL")
+    crawler = process.create_crawler("demo")
+
+    def item_scraped(item: Any, **kwargs: Any) -> None:
+        if type(item).__name__ in ("Article", "Product"):
+            track["items"] += 1
+            if track["items"] == wanted:
+                track["requests_until_all_items"] = crawler.stats.get_value(
+                    "downloader/request_count")
+
+    crawler.signals.connect(item_scraped, signal=signals.item_scraped)
+    start_urls = [base_url + path for path in expected["start_paths"]]
+    started = time.perf_counter()
+    process.crawl(crawler, start_urls=start_urls)
+    process.start()
+    elapsed = time.perf_counter() - started
+    stats = {k: v for k, v in crawler.stats.get_stats().items()
+             if isinstance(v, (int, float, str))}
+    return {
+        "stats": stats,
+        "elapsed": elapsed,
+        "responses": stats.get("response_received_count", 0),
+        "requests": stats.get("downloader/request_count", 0),
+        "items": track["items"],
+        "expected_items": wanted,
+        "requests_until_all_items": track["requests_until_all_items"],
+        "output": str(output),
+    }
+
+
+def print_report(result: dict) -> None:
+    out = Path(result["output"])
+    print()
+    print("Feeds:")
+    for name in ("articles.jsonl", "products.jsonl"):
+        path = out / name
+        lines = sum(1 for _ in path.open(encoding="utf-8")) if path.exists() else 0
+        print(f"  {path}  ({lines} items)")
+    print("contentex stats:")
+    for key, value in sorted(result["stats"].items()):
+        if key.startswith("contentex/"):
+            print(f"  {key:38} {value}")
+    print(f"requests: {result['requests']}, items: {result['items']}/{result['expected_items']}, "
+          f"requests until all items scraped: {result['requests_until_all_items']}, "
+          f"{result['elapsed']:.2f} s")
+
+
+def compare_steering(output: Path) -> None:
+    """Run the crawl with and without steering (one request at a time) and compare."""
+    rows = []
+    for steer in (False, True):
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--concurrency", "1",
+               "--output", str(output / ("steered" if steer else "plain"))]
+        if steer:
+            cmd.append("--steer")
+        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        rows.append((steer, json.loads(done.stdout.strip().splitlines()[-1])))
+    print(f"{'crawl (CONCURRENT_REQUESTS=1)':34} {'requests':>9} {'until all items':>16} "
+          f"{'not followed':>13} {'items':>6}")
+    for steer, r in rows:
+        label = "with steering" if steer else "without steering"
+        not_followed = r["stats"].get("contentex/requests/not_followed", 0)
+        print(f"{label:34} {r['requests']:>9} {r['requests_until_all_items']!s:>16} "
+              f"{not_followed:>13} {r['items']:>6}")
+    print(f"steering: {STEERING}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--output", type=Path, default=HERE / "output",
+                        help="directory for articles.jsonl and products.jsonl")
+    parser.add_argument("--steer", action="store_true", help=f"enable crawl steering {STEERING}")
+    parser.add_argument("--no-addon", action="store_true", help="crawl without the add-on")
+    parser.add_argument("--concurrency", type=int, default=None, help="CONCURRENT_REQUESTS")
+    parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
+    parser.add_argument("--compare-steering", action="store_true",
+                        help="run twice, with and without steering, and compare requests")
+    args = parser.parse_args(argv)
+    if args.compare_steering:
+        compare_steering(args.output)
+        return 0
+    with serve() as base_url:
+        result = crawl(base_url, args.output, addon=not args.no_addon, steer=args.steer,
+                       concurrency=args.concurrency,
+                       loglevel="WARNING" if args.json else "INFO")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_report(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,312 @@
+"""Spider middleware: the page type of every HTML response, and a Page item per content page.
+
+The middleware is the only place that sees responses, so it decides three
+things per response: whether the body is an HTML page at all (otherwise a
+counted skip), whether it is an index or a content page (seed 004, through
+``api.classify_page``), and what to hand the pipelines (a ``Page`` item for a
+content page the spider did not turn into items itself). It also steers the
+crawl by page type when asked (both off by default).
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter, is_item
+from scrapy import Request, Spider, signals
+from scrapy.exceptions import NotConfigured
+from scrapy.http import HtmlResponse, Response, XmlResponse
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+
+from .core.document import Document, looks_binary, looks_like_html
+from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
+from .items import Page, PageType
+from .settings import ContentexSettings, check_kind
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+# Request/response meta keys (documented in README).
+META_PAGE_TYPE = "contentex_page_type"  # "index" / "content", set on the response
+META_SKIPPED = "contentex_skipped"  # skip reason when the response is not a page
+META_KIND = "contentex_kind"  # per-request override of CONTENTEX_KIND
+META_SCORE = "contentex_page_score"
+
+
+class _State:
+    """What the middleware knows about one response while its output flows."""
+
+    __slots__ = ("label", "doc", "score", "own_items", "followed", "page_type")
+
+    def __init__(self, label: str | None, doc: Document | None = None) -> None:
+        self.label = label
+        self.doc = doc
+        self.score: float | None = None
+        self.page_type: PageType | None = None
+        self.own_items = 0
+        self.followed = 0
+
+
+def skip_reason(response: Response, max_size: int) -> str | None:
+    """Why a response is not an HTML page we should look at, or None.
+
+    Cheap checks first (status, size, response class) so images, PDFs and
+    feeds never get decoded.
+    """
+    if not 200 <= response.status < 300:
+        return "not_2xx"
+    body = response.body
+    if not body or not body.strip():
+        return "empty"
+    if max_size and len(body) > max_size:
+        return "too_large"
+    if isinstance(response, XmlResponse):
+        return "non_html"
+    if isinstance(response, HtmlResponse):
+        return "non_html" if looks_binary(body) else None
+    # Plain Response / TextResponse (JSON, text/plain, octet-stream...): only
+    # mislabelled markup gets through.
+    if looks_binary(body) or not looks_like_html(body):
+        return "non_html"
+    return None
+
+
+def _content_type(response: Response) -> str | None:
+    value = response.headers.get("Content-Type")
+    if value is None:
+        return None
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+
+
+def _decode_reason(exc: BaseException) -> str:
+    if isinstance(exc, NotHtmlError):
+        return "non_html"
+    if isinstance(exc, EmptyDocumentError):
+        return "empty"
+    if isinstance(exc, ContentexError):
+        return exc.reason
+    return "decode"
+
+
+class ContentexSpiderMiddleware(BaseSpiderMiddleware):
+    """Classify responses, tag spider items, emit Page items, steer requests.
+
+    Order it above 50 (the add-on uses 550) so HttpErrorMiddleware filters
+    non-2xx responses first.
+    """
+
+    def __init__(self, crawler: Crawler, config: ContentexSettings | None = None) -> None:
+        super().__init__(crawler)
+        self.config = config or ContentexSettings()
+        self.stats = crawler.stats
+        self._states: weakref.WeakKeyDictionary[Response, _State] = weakref.WeakKeyDictionary()
+        self._logged: set[str] = set()
+        self.spider_kind = self.config.kind
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
+        config = ContentexSettings.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("CONTENTEX_ENABLED is False")
+        mw = cls(crawler, config)
+        spider = getattr(crawler, "spider", None)
+        if spider is not None and getattr(spider, "contentex_kind", None) is not None:
+            mw.spider_kind = check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+        crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
+        return mw
+
+    # -- helpers ---------------------------------------------------------
+
+    def _log_once(self, key: str, level: int, msg: str, *args: Any) -> None:
+        """Log a repeated condition the first time only (like DepthMiddleware)."""
+        if key in self._logged:
+            return
+        self._logged.add(key)
+        logger.log(level, msg + " (further cases are only counted)", *args,
+                   extra={"spider": getattr(self.crawler, "spider", None)})
+
+    def _inc(self, key: str, count: int | float = 1) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"contentex/{key}", count)
+
+    def _skip(self, response: Response, reason: str) -> _State:
+        self._inc(f"skipped/{reason}")
+        response.meta[META_SKIPPED] = reason
+        response.meta.pop(META_PAGE_TYPE, None)
+        self._log_once(f"skip/{reason}", logging.INFO,
+                       "contentex: skipping %s (%s)", response.url, reason)
+        return _State(None)
+
+    def _classify(self, response: Response) -> _State:
+        """Decode and classify one response; never raises."""
+        reason = skip_reason(response, self.config.max_page_size)
+        if reason:
+            return self._skip(response, reason)
+        try:
+            doc = Document(response.body, url=response.url, content_type=_content_type(response))
+        except Exception as exc:  # undecodable bytes, binary, empty after decoding
+            return self._skip(response, _decode_reason(exc))
+        state = _State("content", doc)
+        try:
+            from .api import classify_page
+
+            result = classify_page(doc, response.url, **self.config.pagetype_params)
+            state.label = result.pageType if result.pageType in ("index", "content") else "content"
+            state.score = result.score
+            state.page_type = result
+        except ContentexError as exc:  # the tree could not be built: not a page
+            return self._skip(response, _decode_reason(exc))
+        except Exception as exc:
+            # Classification is advisory: treat the page as content so its
+            # extraction is still attempted (and its item not lost).
+            self._inc("failed/classify")
+            self._log_once("classify", logging.WARNING,
+                           "contentex: page type failed on %s: %r", response.url, exc)
+        response.meta.pop(META_SKIPPED, None)
+        response.meta[META_PAGE_TYPE] = state.label
+        if state.score is not None:
+            response.meta[META_SCORE] = state.score
+        self._inc(f"pages/{state.label}")
+        return state
+
+    def _state(self, response: Response | None) -> _State | None:
+        if response is None:
+            return None
+        return self._states.get(response)
+
+    def _kind_for(self, response: Response) -> str:
+        meta_kind = response.meta.get(META_KIND)
+        if meta_kind is None:
+            return self.spider_kind
+        try:
+            return check_kind(meta_kind, f"request meta {META_KIND}")
+        except ValueError as exc:
+            self._log_once("meta_kind", logging.WARNING, "contentex: %s", exc)
+            return self.spider_kind
+
+    def _tail(self, response: Response | None) -> Iterable[Any]:
+        """The items the middleware adds after the spider's own output."""
+        state = self._state(response)
+        if response is None or state is None or state.label is None:
+            return ()
+        out: list[Any] = []
+        if state.label == "content" and state.own_items == 0:
+            page = Page(url=response.url, pageType="content", html=state.doc.html,
+                        kind=self._kind_for(response), pageTypeScore=state.score)
+            # Hand the parsed document to the pipeline in-process (not a field:
+            # never exported or pickled) so the page is parsed once.
+            page._contentex_doc = state.doc  # type: ignore[attr-defined]
+            out.append(page)
+        elif state.label == "index" and self.config.emit_index and state.own_items == 0:
+            out.append(state.page_type or PageType(url=response.url, pageType="index"))
+        state.doc = None  # release the tree early
+        return out
+
+    # -- hooks -----------------------------------------------------------
+
+    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
+        """Classify before the callback runs so spiders can read the label in meta."""
+        self._states[response] = self._classify(response)
+
+    def process_spider_output(
+        self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
+    ) -> Iterable[Any]:
+        yield from super().process_spider_output(response, result)
+        yield from self._tail(response)
+
+    async def process_spider_output_async(
+        self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
+    ) -> AsyncIterator[Any]:
+        async for o in super().process_spider_output_async(response, result):
+            yield o
+        for o in self._tail(response):
+            yield o
+
+    def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
+        """Crawl steering: boost links of index pages, cap links out of content pages."""
+        state = self._state(response)
+        if state is None or state.label is None:
+            return request
+        if state.label == "index" and self.config.index_priority_boost:
+            request.priority += self.config.index_priority_boost
+            self._inc("requests/boosted")
+        elif state.label == "content" and self.config.content_follow_limit >= 0:
+            if state.followed >= self.config.content_follow_limit:
+                self._inc("requests/not_followed")
+                self._log_once("follow_limit", logging.DEBUG,
+                               "contentex: not following %s from content page %s "
+                               "(CONTENTEX_CONTENT_FOLLOW_LIMIT=%d)", request.url,
+                               response.url, self.config.content_follow_limit)
+                return None
+            state.followed += 1
+        return request
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        """Tag the spider's own items with the page type, without ever breaking them."""
+        state = self._state(response)
+        if state is None or state.label is None or isinstance(item, (Page, PageType)):
+            return item
+        state.own_items += 1
+        if is_item(item):
+            tag_page_type(item, state.label, self._on_untagged)
+        return item
+
+    def _on_untagged(self, item: Any) -> None:
+        self._inc("items/untagged")
+        self._log_once("untagged", logging.INFO,
+                       "contentex: %s has no pageType field; left as is", type(item).__name__)
+
+    def spider_closed(self, spider: Spider | None = None, reason: str | None = None) -> None:
+        """One summary line: what the crawl looked like through contentex."""
+        if self.stats is None:
+            return
+        logger.info("contentex: %s", summary(self.stats.get_stats()),
+                    extra={"spider": spider})
+
+
+def tag_page_type(item: Any, label: str, on_untagged: Any = None) -> bool:
+    """Set ``pageType`` on an item when it can hold one and has none yet.
+
+    Dicts get the key; dataclasses, attrs and scrapy.Item objects only when
+    they declare the field (setting an undeclared one raises). Returns
+    whether the item carries the label afterwards.
+    """
+    if isinstance(item, dict):
+        item.setdefault("pageType", label)
+        return True
+    try:
+        adapter = ItemAdapter(item)
+        if "pageType" not in adapter.field_names():
+            if on_untagged:
+                on_untagged(item)
+            return False
+        if adapter.get("pageType") is None:
+            adapter["pageType"] = label
+        return True
+    except (KeyError, TypeError, AttributeError):
+        if on_untagged:
+            on_untagged(item)
+        return False
+
+
+def summary(stats: dict[str, Any]) -> str:
+    """A one-line digest of the contentex/* stats."""
+    def group(prefix: str) -> dict[str, Any]:
+        return {k[len(prefix):]: v for k, v in sorted(stats.items()) if k.startswith(prefix)}
+
+    def fmt(values: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in values.items()) or "none"
+
+    parts = [
+        f"pages: {fmt(group('contentex/pages/'))}",
+        f"items: {fmt(group('contentex/items/'))}",
+        f"failed: {fmt(group('contentex/failed/'))}",
+        f"skipped: {fmt(group('contentex/skipped/'))}",
+        f"extraction {stats.get('contentex/extract_time_ms', 0):.0f} ms",
+    ]
+    return "; ".join(parts)
