@@ -21,6 +21,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+from .cli import looks_like_feed
 from .core.document import Document, looks_binary, looks_like_html
 from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
 from .items import Page, PageType
@@ -65,7 +66,7 @@ def skip_reason(response: Response, max_size: int) -> str | None:
         return "empty"
     if max_size and len(body) > max_size:
         return "too_large"
-    if isinstance(response, XmlResponse):
+    if isinstance(response, XmlResponse) or looks_like_feed(body):
         return "non_html"
     if isinstance(response, HtmlResponse):
         return "non_html" if looks_binary(body) else None
