@@ -190,8 +190,9 @@ def extract(doc: Document, **params) -> str:
     pb = PageBlocks(doc.tree, prm.region)
     if not pb.els:
         return ""
-    region = pb.best()
-    skip = _skipped(pb, region, prm)
-    lines = _lines(_segments(pb, region, skip))
+    lines: list[tuple[int, str]] = []
+    for region in pb.expand_repeated(pb.best()):
+        skip = _skipped(pb, region, prm)
+        lines.extend(_lines(_segments(pb, region, skip)))
     lines = _trim_edges(pb, lines, prm)
     return "\n".join(_pattern_filter([text for _, text in lines], prm))

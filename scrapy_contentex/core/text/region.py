@@ -60,13 +60,13 @@ _HINT_SPLIT_RE = re.compile(r"[\s_\-:./]+|(?<=[a-z])(?=[A-Z])")
 # Generic boilerplate vocabulary in class/id names (word parts, lower case).
 NEGATIVE_WORDS = frozenset(
     "nav navbar navigation menu menubar breadcrumb breadcrumbs crumbs footer foot "
-    "sidebar side aside widget widgets share sharing social sns related recommend "
+    "sidebar aside widget widgets share sharing social sns related recommend "
     "recommended recommendation promo promotion sponsor sponsored advert advertisement "
     "ad ads adsense banner comment comments subscribe newsletter signup login register "
     "cookie cookies popup modal toolbar topbar masthead copyright disclaimer pagination "
     "pager tags tag tagcloud hot rank ranking trending popular more outbrain taboola "
     "byline author bio dateline meta print email rss skip hidden sronly tooltip "
-    "jump links linklist".split()
+    "jump links linklist consent gdpr onetrust hide".split()
 )
 # Vocabulary that marks the main text; cancels a negative word on the same element.
 POSITIVE_WORDS = frozenset(
@@ -100,7 +100,15 @@ class RegionParams:
     hint_factor: float = -0.5
     #: A hinted element keeping this share of the page's prose is a wrapper,
     #: not boilerplate, and its hint is ignored.
-    hint_veto_share: float = 0.5
+    hint_veto_share: float = 0.8
+    #: Hinted siblings sharing a template are judged as one group when there
+    #: are at least this many (replies of a thread); fewer are judged alone.
+    hint_group_min: int = 3
+    #: How many levels above the best element to look for repeated posts.
+    repeat_levels: int = 4
+    #: A sibling with the same tag/class signature counts as a post when its
+    #: prose mass is at least this (tokens-equivalent).
+    repeat_min_mass: float = 8.0
     #: Extra words counted as boilerplate vocabulary.
     extra_negative: frozenset[str] = field(default_factory=frozenset)
 
@@ -219,11 +227,24 @@ class PageBlocks:
                 lnk[p] += lnk[i]
         page_mass = mass[0] if n else 0.0
         veto = self.params.hint_veto_share * page_mass
+        # Hinted siblings built from one template (every reply of a thread
+        # marked "comment") are judged together: if together they hold the
+        # page's prose, they are the content, whatever their names say.
+        group_mass: dict[tuple[int, tuple[str, str]], list[float]] = {}
+        neg_self = self.neg_self
+        for i in range(n):
+            if neg_self[i]:
+                group_mass.setdefault((parent[i], self.signature(i)), []).append(mass[i])
         neg = [False] * n
+        min_group = self.params.hint_group_min
         for i in range(n):
             p = parent[i]
             inherited = p >= 0 and neg[p]
-            own = self.neg_self[i] and not (page_mass > 0 and mass[i] >= veto)
+            own = False
+            if neg_self[i]:
+                group = group_mass[(p, self.signature(i))]
+                held = sum(group) if len(group) >= min_group else mass[i]
+                own = not (page_mass > 0 and held >= veto)
             neg[i] = inherited or own
         hint = self.params.hint_factor
         weight = [(w * hint if (neg[i] and w > 0) else w) for i, w in enumerate(base)]
@@ -258,3 +279,42 @@ class PageBlocks:
             inside.add(j)
             j += 1
         return j
+
+    # -- repeated structures (forum posts, Q&A answers) ------------------------
+    def signature(self, i: int) -> tuple[str, str]:
+        """Tag and class (or id) with digits removed: what repeated posts share."""
+        el = self.els[i]
+        names = el.get("class") or el.get("id") or ""
+        return self.tags[i], _DIGITS_RE.sub("", names).strip()
+
+    def children(self, i: int) -> list[int]:
+        index = self.index
+        return [index[c] for c in self.els[i] if isinstance(c.tag, str) and c in index]
+
+    def expand_repeated(self, best: int) -> list[int]:
+        """The best element, or all the similar siblings it repeats among.
+
+        A thread is question + replies in sibling elements built from one
+        template; the best single element is one post.  Climbing a few levels,
+        the first ancestor whose children repeat the signature of the branch
+        holding ``best``, with at least two of them carrying prose, gives the
+        whole thread (seed 000's aggregation of nodes with a common tag path).
+        """
+        prm = self.params
+        branch = best
+        for _ in range(prm.repeat_levels):
+            a = self.parent[branch]
+            if a <= 0 or self.tags[a] in ("body", "html"):
+                break
+            sig = self.signature(branch)
+            if sig[1] or sig[0] not in ("p", "div", "span", "br"):
+                sibs = [c for c in self.children(a)
+                        if self.signature(c) == sig and not self.neg[c] and not self.dead[c]]
+                posts = [c for c in sibs if self.mass[c] >= prm.repeat_min_mass]
+                if len(posts) >= 2:
+                    return sibs
+            branch = a
+        return [best]
+
+
+_DIGITS_RE = re.compile(r"\d+")
