@@ -39,6 +39,9 @@ STATEMENT_RE = re.compile(
     r"|\bdisclaimer\s*[:：]"
     r"|terms\s+(?:of\s+(?:use|service)|and\s+conditions)"
     r"|privacy\s+policy"
+    r"|may\s+not\s+be\s+(?:reproduced|republished|redistributed|copied)"
+    r"|without\s+(?:the\s+)?(?:(?:prior|express)\s+)*written\s+(?:permission|consent)"
+    r"|constitutes\s+(?:your\s+)?acceptance"
     r"|版权所有|版权声明|免责声明|法律声明|侵权必究|保留所有权利|著作权归"
     r"|未经.{0,12}(?:授权|许可|同意|允许).{0,12}(?:转载|复制|使用|摘编|镜像|建立镜像)"
     r"|禁止转载|不得转载|严禁转载|谢绝转载"
@@ -52,9 +55,18 @@ STATEMENT_RE = re.compile(
 # token), so a paragraph that merely mentions copyright is kept.
 STATEMENT_MAX_TOKENS = 60
 
+# Share of a block's tokens that must sit in pieces holding a statement phrase.
+STATEMENT_MIN_SHARE = 0.5
+# ... or this share when the notice is the block's last piece (a footer).
+STATEMENT_MIN_SHARE_FOOTER = 0.3
+_PIECE_SPLIT_RE = re.compile(r"[\n|｜·•。！？]+|(?<=[.!?])\s+")
+
 # Above this many characters a subtree's text is not gathered (it cannot be a
 # statement anyway); keeps the statement search linear in the page size.
 _TEXT_CAP = 600
+
+# A hidden subtree holding more than this share of the page's text is kept.
+HIDDEN_KEEP_SHARE = 0.5
 
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -70,11 +82,26 @@ def _is_hidden(el: HtmlElement) -> bool:
     return bool(style and _HIDDEN_STYLE_RE.search(style))
 
 
-def remove_hidden(tree: HtmlElement) -> HtmlElement:
-    """Drop hidden elements with their subtree (tails stay: they are visible)."""
-    doomed = [el for el in tree.iter() if isinstance(el.tag, str) and _is_hidden(el)]
-    for el in doomed:
-        if el.getparent() is not None:
+def remove_hidden(tree: HtmlElement, keep_share: float = HIDDEN_KEEP_SHARE) -> HtmlElement:
+    """Drop hidden elements with their subtree (tails stay: they are visible).
+
+    A hidden element holding more than ``keep_share`` of the page's text is
+    kept: pages such as WeChat articles hide the whole body until a script
+    reveals it, and that body is exactly what a reader sees.
+    """
+    outermost: list[HtmlElement] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node.tag, str) and node is not tree and _is_hidden(node):
+            outermost.append(node)
+            continue
+        stack.extend(node)
+    if not outermost:
+        return tree
+    total = token_count(" ".join(tree.itertext())) or 1
+    for el in outermost:
+        if token_count(" ".join(el.itertext())) <= keep_share * total:
             el.drop_tree()
     return tree
 
@@ -95,10 +122,25 @@ def remove_forms(tree: HtmlElement, max_tokens: int = FORM_MAX_TOKENS) -> HtmlEl
 
 
 def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
-    """A short text containing a copyright, disclaimer or legal-notice phrase."""
-    if not text or len(text) > _TEXT_CAP * 2:
+    """A short text dominated by copyright, disclaimer or legal-notice phrases.
+
+    Dominated means the pieces of the text (lines, sentences, or items split
+    by '|' and similar separators) that hold a statement phrase make up at
+    least ``STATEMENT_MIN_SHARE`` of its tokens, or ``STATEMENT_MIN_SHARE_FOOTER``
+    when the last piece holds one (small footers close on their copyright line).  A short page wrapper
+    with a "Terms of use" link in its middle is not a statement.
+    """
+    if not text or len(text) > _TEXT_CAP * 2 or not STATEMENT_RE.search(text):
         return False
-    return bool(STATEMENT_RE.search(text)) and token_count(text) <= max_tokens
+    total = token_count(text)
+    if total > max_tokens:
+        return False
+    pieces = [piece for piece in _PIECE_SPLIT_RE.split(text) if piece.strip()]
+    hit = sum(token_count(piece) for piece in pieces if STATEMENT_RE.search(piece))
+    if hit >= STATEMENT_MIN_SHARE * total:
+        return True
+    # A small block that closes on its notice is a page footer.
+    return bool(STATEMENT_RE.search(pieces[-1])) and hit >= STATEMENT_MIN_SHARE_FOOTER * total
 
 
 def _capped_texts(tree: HtmlElement) -> dict[HtmlElement, str | None]:
@@ -122,7 +164,7 @@ def _capped_texts(tree: HtmlElement) -> dict[HtmlElement, str | None]:
             if child_text is None:
                 size = _TEXT_CAP + 1
                 break
-            sep = " " if isinstance(child.tag, str) and child.tag in BLOCK_TAGS else ""
+            sep = "\n" if isinstance(child.tag, str) and child.tag in BLOCK_TAGS else ""
             parts.extend((sep, child_text, sep, child.tail or ""))
             size += len(child_text) + len(child.tail or "") + 2
             if size > _TEXT_CAP:
