@@ -113,7 +113,7 @@ def _getdict(settings: Any, name: str) -> dict[str, Any]:
     if hasattr(settings, "getdict") and not isinstance(raw, dict):
         try:
             raw = settings.getdict(name)
-        except ValueError:
+        except (ValueError, TypeError):
             pass
     if not isinstance(raw, dict):
         raise ValueError(f"{name} must be a dict (or a JSON object string), not {raw!r}")

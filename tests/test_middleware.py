@@ -1,0 +1,242 @@
+"""Spider middleware: labels, Page items, tagging of spider items, steering, stats."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import pickle
+from dataclasses import dataclass
+
+import pytest
+import scrapy
+from conftest import (
+    ARTICLE_EN,
+    INDEX_EN,
+    html_response,
+    make_middleware,
+    run_middleware,
+)
+from itemadapter import ItemAdapter
+from scrapy import Request, Spider
+
+from scrapy_contentex.items import Page, PageType
+from scrapy_contentex.middlewares import META_PAGE_TYPE, summary, tag_page_type
+
+
+def stat(crawler, key):
+    return crawler.stats.get_value(f"contentex/{key}")
+
+
+def test_content_page_emits_one_page_item(force_page_type):
+    force_page_type("content")
+    mw, crawler = make_middleware()
+    response = html_response(ARTICLE_EN, url="http://example.com/ferry.html")
+    out = run_middleware(mw, response)
+    pages = [o for o in out if isinstance(o, Page)]
+    assert len(pages) == 1
+    page = pages[0]
+    assert page.url == "http://example.com/ferry.html"
+    assert page.pageType == "content"
+    assert page.kind == "auto"
+    assert "ninety minutes" in page.html
+    assert response.meta[META_PAGE_TYPE] == "content"
+    assert stat(crawler, "pages/content") == 1
+    # the item stays JSON-serialisable and the meta picklable
+    json.dumps(ItemAdapter(page).asdict())
+    pickle.dumps(response.meta)
+
+
+def test_index_page_emits_nothing_by_default(force_page_type):
+    force_page_type("index")
+    mw, crawler = make_middleware()
+    request = Request("http://example.com/n/1.html")
+    out = run_middleware(mw, html_response(INDEX_EN), [request])
+    assert out == [request]
+    assert stat(crawler, "pages/index") == 1
+    assert stat(crawler, "pages/content") is None
+
+
+def test_emit_index_yields_page_type_item(force_page_type):
+    force_page_type("index")
+    mw, _ = make_middleware({"CONTENTEX_EMIT_INDEX": True})
+    out = run_middleware(mw, html_response(INDEX_EN, url="http://example.com/local"))
+    assert len(out) == 1 and isinstance(out[0], PageType)
+    assert out[0].pageType == "index"
+    json.dumps(ItemAdapter(out[0]).asdict())
+
+
+def test_spider_requests_pass_through_and_page_comes_last(force_page_type):
+    force_page_type("content")
+    mw, _ = make_middleware()
+    reqs = [Request(f"http://example.com/{i}") for i in range(3)]
+    out = run_middleware(mw, html_response(ARTICLE_EN), reqs)
+    assert out[:3] == reqs
+    assert isinstance(out[3], Page)
+
+
+@dataclass
+class OwnArticle:
+    title: str
+    pageType: str | None = None
+
+
+@dataclass
+class NoPageTypeItem:
+    title: str
+
+
+class ScrapyItemWithField(scrapy.Item):
+    title = scrapy.Field()
+    pageType = scrapy.Field()
+
+
+class ScrapyItemWithoutField(scrapy.Item):
+    title = scrapy.Field()
+
+
+def test_spider_items_are_tagged_and_replace_page_item(force_page_type):
+    force_page_type("content")
+    mw, crawler = make_middleware()
+    own = [{"title": "a"}, {"title": "b", "pageType": "custom"}, OwnArticle("c"),
+           NoPageTypeItem("d"), ScrapyItemWithField(title="e"), ScrapyItemWithoutField(title="f")]
+    out = run_middleware(mw, html_response(ARTICLE_EN), own)
+    assert out == own  # same objects, same order, no Page added
+    assert own[0]["pageType"] == "content"
+    assert own[1]["pageType"] == "custom"  # never overwritten
+    assert own[2].pageType == "content"
+    assert not hasattr(own[3], "pageType")
+    assert own[4]["pageType"] == "content"
+    assert "pageType" not in own[5]
+    assert stat(crawler, "items/untagged") == 2
+
+
+def test_tag_page_type_guards_undeclared_fields():
+    calls = []
+    assert tag_page_type(NoPageTypeItem("x"), "index", calls.append) is False
+    assert tag_page_type({"a": 1}, "index") is True
+    assert len(calls) == 1
+
+
+def test_kind_from_spider_attribute_and_request_meta(force_page_type):
+    force_page_type("content")
+
+    class ProductSpider(Spider):
+        name = "p"
+        contentex_kind = "product"
+
+    mw, _ = make_middleware(spidercls=ProductSpider)
+    (page,) = run_middleware(mw, html_response(ARTICLE_EN))
+    assert page.kind == "product"
+    (page,) = run_middleware(mw, html_response(ARTICLE_EN, meta={"contentex_kind": "article"}))
+    assert page.kind == "article"
+
+
+def test_invalid_spider_attribute_fails_at_start_up():
+    class BadSpider(Spider):
+        name = "bad"
+        contentex_kind = "recipe"
+
+    with pytest.raises(ValueError, match="contentex_kind"):
+        make_middleware(spidercls=BadSpider)
+
+
+def test_invalid_request_meta_kind_falls_back(force_page_type):
+    force_page_type("content")
+    mw, _ = make_middleware({"CONTENTEX_KIND": "article"})
+    (page,) = run_middleware(mw, html_response(ARTICLE_EN, meta={"contentex_kind": "nope"}))
+    assert page.kind == "article"
+
+
+def test_index_priority_boost(force_page_type):
+    force_page_type("index")
+    mw, crawler = make_middleware({"CONTENTEX_INDEX_PRIORITY_BOOST": 5})
+    reqs = [Request("http://example.com/a", priority=1), Request("http://example.com/b")]
+    out = run_middleware(mw, html_response(INDEX_EN), reqs)
+    assert [r.priority for r in out] == [6, 5]
+    assert stat(crawler, "requests/boosted") == 2
+
+
+def test_content_follow_limit(force_page_type):
+    force_page_type("content")
+    mw, crawler = make_middleware({"CONTENTEX_CONTENT_FOLLOW_LIMIT": 2})
+    reqs = [Request(f"http://example.com/{i}") for i in range(5)]
+    out = run_middleware(mw, html_response(ARTICLE_EN), reqs)
+    assert [o.url for o in out if isinstance(o, Request)] == [r.url for r in reqs[:2]]
+    assert stat(crawler, "requests/not_followed") == 3
+    # the limit is per response
+    out = run_middleware(mw, html_response(ARTICLE_EN), reqs[:1])
+    assert sum(isinstance(o, Request) for o in out) == 1
+
+
+def test_steering_off_by_default(force_page_type):
+    force_page_type("content")
+    mw, _ = make_middleware()
+    reqs = [Request(f"http://example.com/{i}", priority=3) for i in range(50)]
+    out = run_middleware(mw, html_response(ARTICLE_EN), reqs)
+    assert [o for o in out if isinstance(o, Request)] == reqs
+    assert all(r.priority == 3 for r in reqs)
+
+
+def test_async_output_path(force_page_type):
+    force_page_type("content")
+    mw, _ = make_middleware()
+    response = html_response(ARTICLE_EN)
+    mw.process_spider_input(response)
+
+    async def source():
+        yield {"title": "own"}
+
+    async def collect():
+        return [o async for o in mw.process_spider_output_async(response, source())]
+
+    out = asyncio.run(collect())
+    assert out == [{"title": "own", "pageType": "content"}]
+
+
+def test_start_requests_untouched(force_page_type):
+    mw, _ = make_middleware({"CONTENTEX_CONTENT_FOLLOW_LIMIT": 0})
+    req = Request("http://example.com/")
+    assert list(mw.process_spider_output(None, [req])) == [req]
+
+
+def test_classifier_failure_keeps_page_as_content(monkeypatch):
+    def boom(doc, url=None, **params):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("scrapy_contentex.api.classify_page", boom)
+    mw, crawler = make_middleware()
+    out = run_middleware(mw, html_response(ARTICLE_EN))
+    assert len(out) == 1 and isinstance(out[0], Page)
+    assert stat(crawler, "failed/classify") == 1
+
+
+def test_pagetype_settings_reach_classifier(monkeypatch):
+    seen = {}
+
+    def spy(doc, url=None, **params):
+        seen.update(params)
+        return PageType(url=url, pageType="index")
+
+    monkeypatch.setattr("scrapy_contentex.api.classify_page", spy)
+    mw, _ = make_middleware()
+    mw.config = type(mw.config)(pagetype_params={"min_links": 7})
+    run_middleware(mw, html_response(INDEX_EN))
+    assert seen == {"min_links": 7}
+
+
+def test_real_classifier_on_own_pages():
+    """With the real engine: a link list is an index page, an article is content."""
+    pytest.importorskip("scrapy_contentex.core.pagetype")
+    mw, _ = make_middleware()
+    index_out = run_middleware(mw, html_response(INDEX_EN, url="http://example.com/local"))
+    article_out = run_middleware(mw, html_response(ARTICLE_EN, url="http://example.com/a.html"))
+    assert not any(isinstance(o, Page) for o in index_out)
+    assert any(isinstance(o, Page) for o in article_out)
+
+
+def test_summary_line():
+    line = summary({"contentex/pages/content": 3, "contentex/pages/index": 2,
+                    "contentex/items/article": 3, "contentex/skipped/non_html": 1,
+                    "contentex/extract_time_ms": 12.5})
+    assert "content 3" in line and "index 2" in line and "article 3" in line
+    assert "non_html 1" in line and "failed: none" in line
