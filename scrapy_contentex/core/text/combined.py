@@ -101,11 +101,12 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
 def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, str]]:
     """(owner block, text) pieces of the region in document order.
 
-    An explicit stack (no recursion); a new segment starts at each block
+    Walks the region's contiguous index range with a stack of open elements
+    (no recursion, no tree lookups); a new segment starts at each block
     boundary so that every output line knows the block it came from.
     """
     out: list[tuple[int, list[str]]] = []
-    index, owner = pb.index, pb.owner
+    owner, parent, tags, els = pb.owner, pb.parent, pb.tags, pb.els
 
     def emit(o: int, text: str) -> None:
         if out and out[-1][0] == o:
@@ -113,31 +114,37 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
         else:
             out.append((o, [text]))
 
-    root = pb.els[region]
-    stack: list[tuple[object, bool]] = [(root, True)]
-    while stack:
-        node, entering = stack.pop()
-        i = index.get(node)
-        if i is None:
+    def close(k: int) -> None:
+        if tags[k] not in INLINE_TAGS:
+            emit(owner[k], "\n")
+        if k != region:
+            tail = els[k].tail
+            if tail:
+                emit(owner[parent[k]], tail)
+
+    open_: list[int] = []
+    j, stop = region, pb.end[region]
+    while j < stop:
+        while open_ and open_[-1] != parent[j]:
+            close(open_.pop())
+        if j != region and j in skip:
+            tail = els[j].tail
+            if tail:
+                emit(owner[parent[j]], tail)
+            j = pb.end[j]
             continue
-        if entering:
-            if i != region and i in skip:
-                if node.tail:
-                    emit(owner[pb.parent[i]], node.tail)
-                continue
-            if pb.tags[i] == "br":
-                emit(owner[i], "\n")
-            elif pb.tags[i] not in INLINE_TAGS:
-                emit(i, "\n")
-            if node.text:
-                emit(owner[i], node.text)
-            stack.append((node, False))
-            stack.extend((child, True) for child in reversed(node))
-        else:
-            if pb.tags[i] not in INLINE_TAGS:
-                emit(owner[i], "\n")
-            if i != region and node.tail:
-                emit(owner[pb.parent[i]], node.tail)
+        tag = tags[j]
+        if tag == "br":
+            emit(owner[j], "\n")
+        elif tag not in INLINE_TAGS:
+            emit(j, "\n")
+        text = els[j].text
+        if text:
+            emit(owner[j], text)
+        open_.append(j)
+        j += 1
+    while open_:
+        close(open_.pop())
     return [(o, "".join(parts)) for o, parts in out]
 
 

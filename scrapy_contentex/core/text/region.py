@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE
@@ -127,52 +128,83 @@ class PageBlocks:
         self._weigh()
 
     # -- pass 1: structure, text ownership, counts ----------------------------
+    def _hinted(self, names: str, cache: dict[str, bool]) -> bool:
+        """True when class/id words are boilerplate vocabulary (memoised per string)."""
+        hit = cache.get(names)
+        if hit is None:
+            words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
+            neg_words = NEGATIVE_WORDS | self.params.extra_negative
+            hit = bool(words & neg_words) and not words & POSITIVE_WORDS
+            cache[names] = hit
+        return hit
+
+    def _count(self, o: int, text: str, is_link: bool) -> None:
+        n = len(TOKEN_RE.findall(text))
+        self.tok[o] += n
+        if is_link:
+            self.link[o] += n
+        self.punct[o] += len(PUNCT_RE.findall(text))
+
     def _scan(self) -> None:
+        """One start/end walk (lxml's iterwalk: no recursion, no getparent)."""
         els: list[HtmlElement] = []
-        index: dict[HtmlElement, int] = {}
         parent: list[int] = []
+        end: list[int] = []
         tags: list[str] = []
         dead: list[bool] = []
         in_link: list[bool] = []
         owner: list[int] = []
         neg_self: list[bool] = []
-        neg_words = NEGATIVE_WORDS | self.params.extra_negative
-        tok = []
-        link = []
-        punct = []
-        token_finditer = TOKEN_RE.findall
-        punct_findall = PUNCT_RE.findall
-        for el in self.root.iter():
+        self.tok, self.link, self.punct = tok, link, punct = [], [], []
+        count = self._count
+        cache: dict[str, bool] = {}
+        stack: list[int] = []
+        for event, el in etree.iterwalk(self.root, events=("start", "end")):
             tag = el.tag
             if not isinstance(tag, str):
+                # Comments, processing instructions, entities: only their tail counts.
+                if event == "start" and stack and not dead[stack[-1]]:
+                    tail = el.tail
+                    if tail and not tail.isspace():
+                        p = stack[-1]
+                        count(owner[p], tail, in_link[p])
+                continue
+            if event == "end":
+                i = stack.pop()
+                end[i] = len(els)
+                tail = el.tail
+                if tail and stack and not tail.isspace():
+                    p = stack[-1]
+                    if not dead[p]:
+                        count(owner[p], tail, in_link[p])
                 continue
             i = len(els)
+            p = stack[-1] if stack else -1
+            stack.append(i)
             els.append(el)
-            index[el] = i
-            p_el = el.getparent()
-            p = index.get(p_el, -1) if p_el is not None else -1
             parent.append(p)
+            end.append(i + 1)
             tag = tag.lower()
             tags.append(tag)
             attrib = el.attrib
             is_dead = (p >= 0 and dead[p]) or tag in DEAD_TAGS
-            if not is_dead and attrib:
+            neg = tag in ("nav", "footer", "aside")
+            if attrib and not is_dead:
                 style = attrib.get("style")
                 if ("hidden" in attrib or (style and _HIDDEN_STYLE_RE.search(style))
                         or attrib.get("aria-hidden") == "true"):
                     is_dead = True
+                names = attrib.get("class")
+                ident = attrib.get("id")
+                if ident:
+                    names = f"{names} {ident}" if names else ident
+                if names and not neg:
+                    neg = self._hinted(names, cache)
             dead.append(is_dead)
-            in_link.append(tag == "a" or (p >= 0 and in_link[p]))
-            owner.append(owner[p] if (tag in INLINE_TAGS and p >= 0) else i)
-            neg = False
-            if attrib and not is_dead:
-                names = (attrib.get("class") or "") + " " + (attrib.get("id") or "")
-                if names.strip():
-                    words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
-                    if words & neg_words and not words & POSITIVE_WORDS:
-                        neg = True
-            if tag in ("nav", "footer", "aside"):
-                neg = True
+            link_now = tag == "a" or (p >= 0 and in_link[p])
+            in_link.append(link_now)
+            o = owner[p] if (tag in INLINE_TAGS and p >= 0) else i
+            owner.append(o)
             neg_self.append(neg)
             tok.append(0)
             link.append(0)
@@ -180,23 +212,9 @@ class PageBlocks:
             if not is_dead:
                 text = el.text
                 if text and not text.isspace():
-                    o = owner[i]
-                    n = len(token_finditer(text))
-                    tok[o] += n
-                    if in_link[i]:
-                        link[o] += n
-                    punct[o] += len(punct_findall(text))
-            tail = el.tail
-            if tail and p >= 0 and not dead[p] and not tail.isspace():
-                o = owner[p]
-                n = len(token_finditer(tail))
-                tok[o] += n
-                if in_link[p]:
-                    link[o] += n
-                punct[o] += len(punct_findall(tail))
-        self.els, self.index, self.parent, self.tags = els, index, parent, tags
+                    count(o, text, link_now)
+        self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
-        self.tok, self.link, self.punct = tok, link, punct
 
     # -- pass 2: weights, hints, subtree sums ----------------------------------
     def block_weight(self, i: int) -> float:
@@ -268,17 +286,7 @@ class PageBlocks:
 
     def subtree_end(self, i: int) -> int:
         """One past the last descendant of ``i`` in document order."""
-        parent = self.parent
-        j = i + 1
-        n = len(self.els)
-        # Descendants are contiguous in document order; walk while the
-        # ancestor chain reaches i.  Depth of lookups is bounded by climbing
-        # once per element thanks to the 'inside' memo.
-        inside = {i}
-        while j < n and parent[j] in inside:
-            inside.add(j)
-            j += 1
-        return j
+        return self.end[i]
 
     # -- repeated structures (forum posts, Q&A answers) ------------------------
     def signature(self, i: int) -> tuple[str, str]:
@@ -288,8 +296,13 @@ class PageBlocks:
         return self.tags[i], _DIGITS_RE.sub("", names).strip()
 
     def children(self, i: int) -> list[int]:
-        index = self.index
-        return [index[c] for c in self.els[i] if isinstance(c.tag, str) and c in index]
+        """Child elements of ``i`` by index (descendants are a contiguous range)."""
+        out: list[int] = []
+        j, stop = i + 1, self.end[i]
+        while j < stop:
+            out.append(j)
+            j = self.end[j]
+        return out
 
     def expand_repeated(self, best: int) -> list[int]:
         """The best element, or all the similar siblings it repeats among.
