@@ -61,17 +61,44 @@ _DATE_CUE = re.compile(
 _UPDATE_CUE = re.compile(r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}\s{0,3}[:：]?\s{0,3}$", re.I)
 
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I)
-_BY_RE = re.compile(r"^\s*(?:by|von|par|por|di|door|av|przez|автор[:：]?)\s+", re.I)
-_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|\bet\b|\by\b|&)\s*", re.I)
-_EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
-# Chinese bylines: 作者：X / 文/X / 记者 X; cut at the next label (来源, 时间, ...).
-_ZH_AUTHOR = re.compile(
-    r"(?:作\s?者|撰\s?文|文\s?[/／]|记\s?者|記\s?者|口述|文字)\s{0,3}[:：/／]?\s{0,3}"
-    r"(?P<names>[^\n:：|｜()（）\[\]【】<>]{1,40})"
+# "By X", "Analysis by X", "Von X": up to three words before a 'by' word.
+_BY_RE = re.compile(
+    r"^\s*(?:[\w-]{1,20}\s{1,3}){0,3}?(?:by|von|par|por|door|av|przez|автор[:：]?)\s+", re.I
 )
-_ZH_STOP = re.compile(
-    r"(?:来源|來源|出处|时间|時間|日期|发布|發布|发表|發表|编辑|編輯|责编|責編|摄影|点击|阅读|浏览|"
-    r"字号|评论|通讯员|报道|本报|\d).*$"
+# 'y'/'et' are not split on: they occur inside names ("Bruce Y. Lee").
+_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&)\s*", re.I)
+# Job titles and desks that bylines print next to the names.
+_ROLE_RE = re.compile(
+    r"\b(?:writer|editor|editorial|correspondent|reporter|staff|contributor|columnist|bureau"
+    r"|desk|team|journalist|photographer|news service|wire)s?\b",
+    re.I,
+)
+# Lower-case words allowed inside a name written in Latin script.
+_PARTICLES = frozenset("van von der den de del della da di du la le bin al ibn y e".split())
+_EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
+# Chinese bylines: 作者：X / 文/X / 记者 X / X 发表于; editors only as a fallback.
+# A name is 2-4 Han characters (· for transliterated names) or one Latin
+# handle, and must end at a boundary, so "记者近日从西藏" is not read as a name.
+_HAN = "\u4e00-\u9fff"
+_ZH_NAME = rf"(?:[{_HAN}][{_HAN}·]{{1,3}}|[A-Za-z][\w.-]{{1,30}}(?: [A-Z][\w.-]{{1,20}}){{0,2}})"
+_ZH_LIST = rf"{_ZH_NAME}(?:(?:[ \t\u3000]{{1,3}}|[、，,])(?:[ \t\u3000]{{0,2}}){_ZH_NAME}){{0,5}}"
+_ZH_NAMES = rf"(?P<names>{_ZH_LIST})"
+_ZH_END = r"(?=$|[\s/／)）】\]|｜,，。;；:：])"
+_ZH_LABEL = r"(?:作\s?者|撰\s?文|执\s?笔|口\s?述|记\s?者|記\s?者|实习生|文\s?[/／]|文字\s?[:：])"
+# Either a separator after the label ("记者 X", "作者：X") or, glued to the
+# label, a name closed by "/" or a bracket ("记者X/文", "（记者X）").
+_ZH_AUTHOR = re.compile(
+    rf"{_ZH_LABEL}(?:(?:[ \t\u3000]{{0,3}}[:：/／]\s{{0,3}}|[ \t\u3000\n]{{1,3}}){_ZH_NAMES}{_ZH_END}"
+    rf"|(?P<glued>{_ZH_LIST})(?=[/／)）]))",
+    re.M,
+)
+_ZH_POSTER = re.compile(
+    rf"(?:^|[\s|｜])由?{_ZH_NAMES}[ \t\u3000]{{0,3}}(?:发表于|發表於|写于|寫於|张贴)", re.M
+)
+_ZH_EDITOR = re.compile(
+    rf"(?:责任编辑|責任編輯|责编|責編|编辑|編輯)"
+    rf"(?:[ \t\u3000]{{0,3}}[:：/／]\s{{0,3}}|[ \t\u3000]{{1,3}}){_ZH_NAMES}{_ZH_END}",
+    re.M,
 )
 _CLASS_AUTHOR = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|creator|reporter)(?:$|[\s_-]|name)", re.I)
 _CLASS_NOT_AUTHOR = re.compile(r"(?:bio|desc|avatar|img|image|photo|pic|about|box|follow|social|date|time)", re.I)
@@ -226,8 +253,9 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
     """A date printed near the headline, preferring one announced by a cue word.
 
     Order: after the headline with a cue, after the headline, before it with a
-    cue; without the headline in the text, only cued dates are trusted
-    (an uncued date at the top of a page is usually today's date in the header).
+    cue, just above it; without the headline in the text, a cued date, else the
+    first date that carries a clock time (a bare date at the top of a page is
+    usually today's date in the header, a timestamp rarely is).
     """
     span = _title_span(text, headline)
     if span:
@@ -242,12 +270,19 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         cued = [d for d in find_dates(before) if _cued(before, d)]
         if cued:
             return cued[-1].iso, cued[-1].raw
+        # A dateline printed right above the headline (newspaper pages).
+        close = [d for d in find_dates(before) if len(before[d.end:].strip()) <= 20]
+        if close:
+            return close[-1].iso, close[-1].raw
         months = find_dates(after[:300], months=True)
         if months:
             return months[0].iso, months[0].raw
-    cued = [d for d in find_dates(text) if _cued(text, d) and not _updated(text, d)]
-    if cued:
-        return cued[0].iso, cued[0].raw
+    dates = [d for d in find_dates(text) if not _updated(text, d)]
+    cued = [d for d in dates if _cued(text, d)]
+    timed = [d for d in dates if d.has_time]
+    if cued or timed:
+        best = (cued or timed)[0]
+        return best.iso, best.raw
     return None
 
 
@@ -273,8 +308,9 @@ def find_authors(
     for source in (
         _ld_authors(articles),
         _meta_authors(meta),
-        _markup_authors(tree),
+        _semantic_authors(tree),
         _zh_text_authors(text, headline),
+        _class_authors(tree),
     ):
         names = clean_authors(source)
         if names:
@@ -313,8 +349,8 @@ def _meta_authors(meta: dict[str, str]) -> list[str]:
     return []
 
 
-def _markup_authors(tree: HtmlElement) -> list[str]:
-    """itemprop=author, rel=author, then short elements classed author/byline."""
+def _semantic_authors(tree: HtmlElement) -> list[str]:
+    """itemprop=author, then rel=author links: markup that names the role."""
     found: list[str] = []
     for element in tree.xpath('//body//*[@itemprop="author"]')[:10]:
         names = element.xpath('.//*[@itemprop="name"]')
@@ -326,23 +362,47 @@ def _markup_authors(tree: HtmlElement) -> list[str]:
         return found
     for element in tree.xpath('//body//a[contains(concat(" ", @rel, " "), " author ")]')[:10]:
         found.append(element.text_content())
-    if found:
-        return found
+    return found
+
+
+def _class_authors(tree: HtmlElement) -> list[str]:
+    """Short elements whose class says author/byline/writer (weakest markup signal)."""
+    found: list[str] = []
     candidates = tree.xpath(
         '//body//*[contains(translate(@class,"ABHORTWY","abhortwy"),"author")'
         ' or contains(translate(@class,"ABHORTWY","abhortwy"),"byline")'
         ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")]'
     )
-    for element in candidates[:30]:
-        klass = element.get("class") or ""
-        if not _CLASS_AUTHOR.search(klass) or _CLASS_NOT_AUTHOR.search(klass):
+    chosen = [
+        e for e in candidates[:30]
+        if _CLASS_AUTHOR.search(e.get("class") or "")
+        and not _CLASS_NOT_AUTHOR.search(e.get("class") or "")
+    ]
+    # An author element inside a byline element is the cleaner of the two.
+    outer = {id(a) for e in chosen for a in e.iterancestors()}
+    for element in chosen:
+        if id(element) in outer:
             continue
-        value = normalize_space(element.text_content())
-        if value and token_count(value) <= 12:
-            found.append(_strip_labels(value))
+        value = _strip_labels(normalize_space(" ".join(element.itertext())))
+        if value and token_count(value) <= 12 and _capitalised(value):
+            found.append(value)
         if len(found) >= 3:
             break
     return found
+
+
+def _capitalised(value: str) -> bool:
+    """Latin-script names start their words with capitals; prose does not.
+
+    Only checked for the weak class-based source, where a byline element may
+    hold a sentence ("The Russian and Syrian defense ministries").
+    """
+    for word in re.findall(r"[^\W\d_][\w'.-]*", value):
+        if not word[0].isascii() or word[0].isupper():
+            continue
+        if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by"):
+            return False
+    return True
 
 
 def _strip_labels(value: str) -> str:
@@ -356,19 +416,38 @@ def _strip_labels(value: str) -> str:
 
 
 def _zh_text_authors(text: str, headline: str | None) -> list[str]:
-    """作者：X / 文/X / 记者 X near the headline (or at the top of the text)."""
+    """Labelled bylines in the text: near the headline first, then anywhere after it.
+
+    Authors (作者, 记者, 文/) win over forum posters ("X 发表于"), which win over
+    editors (责任编辑), who are only a fallback: many Chinese portals name the
+    editor and nobody else.
+    """
     span = _title_span(text, headline)
-    if span:
-        window = text[max(0, span[0] - BEFORE_TITLE):span[1] + AFTER_TITLE]
-    else:
-        window = text[:AFTER_TITLE * 4]
-    for match in _ZH_AUTHOR.finditer(window):
-        names = _ZH_STOP.sub("", match.group("names")).strip()
-        pieces = [p for p in _NAME_SPLIT.split(names) if p]
-        pieces = [p for p in pieces if 1 < len(p) <= 20][:6]
+    start = max(0, span[0] - BEFORE_TITLE) if span else 0
+    near = text[start:(span[1] if span else 0) + AFTER_TITLE]
+    rest = text[start:]
+    for regex, window in (
+        (_ZH_AUTHOR, near), (_ZH_POSTER, near), (_ZH_AUTHOR, rest), (_ZH_POSTER, rest),
+        (_ZH_EDITOR, rest),
+    ):
+        pieces: list[str] = []
+        last_end = -1
+        for match in regex.finditer(window):
+            if pieces and match.start() - last_end > 40:
+                break  # only bylines printed together ("实习生 A\n记者 B C") are merged
+            found = match.group("names") or match.groupdict().get("glued") or ""
+            names = [p for p in _NAME_SPLIT.split(found) if p]
+            names = [p for p in names if p not in _NOT_NAMES]
+            if names:
+                pieces.extend(names)
+                last_end = match.end()
         if pieces:
-            return pieces
+            return pieces[:10]
     return []
+
+
+# Words that follow a label but are no one's name.
+_NOT_NAMES = frozenset("来源 来自 时间 日期 发布 编辑 本报 报道 摄影 未知 佚名 网友 匿名 admin".split())
 
 
 def clean_authors(values: Iterable[str]) -> list[str]:
@@ -404,7 +483,7 @@ def _looks_like_name(name: str) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
-    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2:
+    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _ROLE_RE.search(name):
         return False
     return any(ch.isalpha() for ch in name)
 

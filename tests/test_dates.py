@@ -1,0 +1,86 @@
+"""Date parsing: English and Chinese formats, ISO values, junk, hostile input."""
+
+import time
+
+import pytest
+
+from scrapy_contentex.core.dates import date_from_url, find_dates, parse_date
+
+
+@pytest.mark.parametrize(
+    ("text", "iso"),
+    [
+        ("March 8, 2014", "2014-03-08"),
+        ("Mar. 8th 2014 at 8:30 pm", "2014-03-08T20:30:00"),
+        ("Sunday, November 17th, 2019 11:05 AM EST", "2019-11-17T11:05:00"),
+        ("8 March 2014", "2014-03-08"),
+        ("08 Mar 2014 10:02", "2014-03-08T10:02:00"),
+        ("2014-03-08 08:30", "2014-03-08T08:30:00"),
+        ("2014/3/8", "2014-03-08"),
+        ("2014.03.08", "2014-03-08"),
+        ("03/08/2014", "2014-03-08"),
+        ("25/12/2019", "2019-12-25"),
+        ("2024年3月8日 08:30", "2024-03-08T08:30:00"),
+        ("2024年03月08日08:30:00", "2024-03-08T08:30:00"),
+        ("2024年3月8日", "2024-03-08"),
+        ("2024 年 3 月 8 日 8时30分", "2024-03-08T08:30:00"),
+        ("发布时间：2024-03-08", "2024-03-08"),
+        ("2005-5-7 21:23:57", "2005-05-07T21:23:57"),
+        ("2024-03-08T08:30:00+08:00", "2024-03-08T08:30:00+08:00"),
+        ("2024-03-08T08:30:00.123Z", "2024-03-08T08:30:00+00:00"),
+        ("2019-11-18T11:19:14-0500", "2019-11-18T11:19:14-05:00"),
+        ("Fri, 08 Mar 2024 08:30:00 GMT", "2024-03-08T08:30:00+00:00"),
+        ("1709886600", "2024-03-08T08:30:00+00:00"),
+        ("1998年3月", "1998-03"),
+    ],
+)
+def test_parse_date_formats(text, iso):
+    parsed = parse_date(text)
+    assert parsed is not None, text
+    assert parsed[0] == iso
+    assert parsed[1] == text.strip()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", None, "3 hours ago", "昨天 10:30", "2024-13-45", "1850-01-01", "Feb 30, 2020", "version 1.2.3"],
+)
+def test_parse_date_rejects_junk_and_relative_dates(text):
+    assert parse_date(text) is None
+
+
+def test_find_dates_reports_every_date_in_order_with_positions():
+    text = "更新 2024-03-09 10:00\n发布时间：2024年3月8日 08:30 来源：新华社 March 1, 2024"
+    found = find_dates(text)
+    assert [d.iso for d in found] == ["2024-03-09T10:00:00", "2024-03-08T08:30:00", "2024-03-01"]
+    assert text[found[1].start:found[1].end].startswith("2024年3月8日")
+    assert [d.has_time for d in found] == [True, True, False]
+
+
+def test_find_dates_does_not_read_dates_inside_longer_numbers():
+    assert find_dates("order 1234567 20240308999 ref 12014-03-08") == []
+
+
+def test_date_from_url():
+    assert date_from_url("https://example.com/news/2024/03/08/story.html")[0] == "2024-03-08"
+    assert date_from_url("https://example.cn/a/20240308/123.html")[0] == "2024-03-08"
+    assert date_from_url("https://example.com/story/12345") is None
+    assert date_from_url(None) is None
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    ["1", "2024-", "2024年3", "March ", "8 ", "1:", "2014/3/", "2014-03-08 08:", "12/12/"],
+)
+def test_hostile_input_is_linear(chunk):
+    """200 kB of near-dates must not backtrack: timed against one plain pass over it, same run."""
+    hostile = (chunk * (200_000 // len(chunk)))[:200_000]
+    started = time.perf_counter()
+    sum(1 for ch in hostile if ch.isdigit())
+    one_pass = time.perf_counter() - started
+    started = time.perf_counter()
+    find_dates(hostile, months=True)
+    parse_date(hostile)
+    elapsed = time.perf_counter() - started
+    # Linear regex work is a few Python passes; catastrophic backtracking is millions.
+    assert elapsed < 30 * one_pass

@@ -1,0 +1,172 @@
+"""Article metadata from JSON-LD, meta tags, markup and visible text (EN and ZH)."""
+
+import time
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.metadata import KEYS, clean_authors, extract_metadata, normalize_language
+
+
+def meta_of(html: str, url: str | None = None) -> dict:
+    return extract_metadata(Document(html, url=url))
+
+
+JSON_LD_GRAPH = """<html lang="en-US"><head>
+<title>Council approves new bridge | Town Herald</title>
+<meta name="description" content="The vote was 7 to 2.">
+<script type="application/ld+json">
+{"@context": "https://schema.org", "@graph": [
+  {"@type": "WebSite", "name": "Town Herald", "datePublished": "2001-01-01"},
+  {"@type": "NewsArticle", "headline": "Council approves new bridge",
+   "datePublished": "2024-03-08T08:30:00+01:00",
+   "author": [{"@type": "Person", "name": "Jane Roe"}, {"@type": "Person", "name": "John Doe"},
+              {"@type": "Organization", "name": "Town Herald"}]}
+]}
+</script></head><body><h1>Council approves new bridge</h1><p>Text.</p></body></html>"""
+
+
+def test_json_ld_graph_gives_date_authors_and_headline():
+    meta = meta_of(JSON_LD_GRAPH)
+    assert set(meta) == set(KEYS)
+    assert meta["headline"] == "Council approves new bridge"
+    assert meta["datePublished"] == "2024-03-08T08:30:00+01:00"
+    assert meta["datePublishedRaw"] == "2024-03-08T08:30:00+01:00"
+    assert meta["authors"] == ["Jane Roe", "John Doe"]
+    assert meta["inLanguage"] == "en"
+    assert meta["description"] == "The vote was 7 to 2."
+
+
+def test_json_ld_author_as_dict_and_as_string():
+    dict_author = (
+        '<html><head><script type="application/ld+json">{"@type": "BlogPosting", '
+        '"author": {"@type": "Person", "name": "By Ann Lee"}, "datePublished": "2020-05-01"}'
+        "</script></head><body><p>x</p></body></html>"
+    )
+    assert meta_of(dict_author)["authors"] == ["Ann Lee"]
+    str_author = dict_author.replace('{"@type": "Person", "name": "By Ann Lee"}', '"Bo Chen and Al Smith"')
+    assert meta_of(str_author)["authors"] == ["Bo Chen", "Al Smith"]
+
+
+def test_meta_tags():
+    html = """<html><head>
+    <meta property="article:published_time" content="2019-11-18T11:19:14-05:00">
+    <meta name="author" content="Tess Bonn">
+    <meta property="article:author" content="https://www.facebook.com/someone">
+    <meta property="og:description" content="South Dakota campaign.">
+    <meta property="og:locale" content="en_US">
+    </head><body><h1>Meth campaign</h1></body></html>"""
+    meta = meta_of(html)
+    assert meta["datePublished"] == "2019-11-18T11:19:14-05:00"
+    assert meta["authors"] == ["Tess Bonn"]
+    assert meta["description"] == "South Dakota campaign."
+    assert meta["inLanguage"] == "en"
+
+
+def test_time_element_and_itemprop():
+    html = """<html><body><article><h1>Road reopens after storm</h1>
+    <span itemprop="author" itemscope><span itemprop="name">Maria Lopez</span></span>
+    <time class="updated" datetime="2024-04-02">Apr 2</time>
+    <time pubdate datetime="2024-04-01T09:00:00Z">April 1</time>
+    <p>The road reopened.</p></article></body></html>"""
+    meta = meta_of(html)
+    assert meta["datePublished"] == "2024-04-01T09:00:00+00:00"
+    assert meta["authors"] == ["Maria Lopez"]
+
+
+def test_visible_english_byline_and_date():
+    html = """<html><body><div class="nav">Home | World | Tuesday, May 7, 2024</div>
+    <h1>Snooze cruise: hibernating astronauts</h1>
+    <div class="byline">By <a class="author-name">Sam Green</a></div>
+    <div class="meta">Published on March 8, 2014 at 8:30 pm</div>
+    <p>Astronauts may sleep through long trips, researchers say.</p></body></html>"""
+    meta = meta_of(html)
+    assert meta["datePublished"] == "2014-03-08T20:30:00"
+    assert meta["datePublishedRaw"] == "March 8, 2014 at 8:30 pm"
+    assert meta["authors"] == ["Sam Green"]
+
+
+ZH_PAGE = """<html><head><meta charset="utf-8"><title>土豆不“土” 土豆无“土”_松花江网</title></head>
+<body><div class="top">2024年5月1日 星期三</div>
+<h2>土豆不“土” 土豆无“土”</h2>
+<div class="info">发布时间：2022年02月13日 09:57 来源：光明网</div>
+<p>【新春走基层】</p><p>光明日报记者 王建宏 张文攀</p>
+<p>土豆，听名字就“土”得掉渣。可这几天，记者却看到了另外一番景致。</p>
+<p>（责任编辑：李四）</p></body></html>"""
+
+
+def test_chinese_dateline_and_reporters():
+    meta = meta_of(ZH_PAGE)
+    assert meta["headline"] == "土豆不“土” 土豆无“土”"
+    assert meta["datePublished"] == "2022-02-13T09:57:00"
+    assert meta["authors"] == ["王建宏", "张文攀"]
+    assert meta["inLanguage"] == "zh"
+
+
+def test_chinese_author_label_not_source_and_editor_fallback():
+    html = """<html lang="en"><body><h1>民间资本路在何方</h1>
+    <div>时间：2004年10月21日14:18 作者：郭励弘 来源：新华社</div><p>正文内容，很长。</p></body></html>"""
+    meta = meta_of(html)
+    assert meta["authors"] == ["郭励弘"]
+    assert meta["datePublished"] == "2004-10-21T14:18:00"
+    assert meta["inLanguage"] == "zh"  # lang="en" template left on a Chinese page
+    editor_only = """<html><body><h1>工商部门初定广告属于虚假宣传</h1><p>2005年3月11日12:12</p>
+    <p>记者致电上海、武汉等地商场人士，他们表示没有接到通知。</p><p>（ 责任编辑：魏喆 ）</p></body></html>"""
+    meta = meta_of(editor_only)
+    assert meta["authors"] == ["魏喆"]
+    assert meta["datePublished"] == "2005-03-11T12:12:00"
+
+
+def test_chinese_glued_reporter_and_forum_poster():
+    html = """<html><body><h1>跨界指挥棒</h1><p>河南商报记者马俊峰/文 受访者供图</p><p>正文。</p></body></html>"""
+    assert meta_of(html)["authors"] == ["马俊峰"]
+    forum = """<html><body><h1>[湖湘文化]陈天华《警世钟》</h1>
+    <div>ggjjzhzz 发表于 2005-9-15 11:46:00</div><p>长梦千年何日醒</p></body></html>"""
+    meta = meta_of(forum)
+    assert meta["authors"] == ["ggjjzhzz"]
+    assert meta["datePublished"] == "2005-09-15T11:46:00"
+
+
+def test_header_date_without_headline_is_not_trusted_but_timestamp_is():
+    only_header = "<html><body><div>2024年5月1日 星期三</div><p>正文内容。</p></body></html>"
+    assert meta_of(only_header)["datePublished"] is None
+    timestamp = "<html><body><div>2024年5月1日</div><p>文章 2005-07-18 13:03:17</p></body></html>"
+    assert meta_of(timestamp)["datePublished"] == "2005-07-18T13:03:17"
+
+
+def test_url_date_is_the_last_resort():
+    html = "<html><body><h1>Story</h1><p>Nothing dated here.</p></body></html>"
+    assert meta_of(html, url="https://example.com/2021/06/30/story/")["datePublished"] == "2021-06-30"
+
+
+def test_empty_metadata_page():
+    meta = meta_of("<html><body><p>hello</p></body></html>")
+    assert meta["headline"] is None and meta["datePublished"] is None
+    assert meta["authors"] == [] and meta["description"] is None
+
+
+def test_language_normalisation_and_guess():
+    assert normalize_language("zh-CN") == "zh"
+    assert normalize_language("en_US") == "en"
+    assert normalize_language("PT-br") == "pt"
+    assert normalize_language("not a language") is None
+    assert meta_of("<html><body><p>これは日本語の記事です。ひらがなとカタカナ。</p></body></html>")["inLanguage"] == "ja"
+
+
+def test_clean_authors():
+    assert clean_authors(["By Jane Roe, John Doe", "jane roe", "https://x.com/a", "mail@x.com"]) == [
+        "Jane Roe", "John Doe",
+    ]
+    assert clean_authors(["Analysis by Chris Cillizza, CNN Editor-at-large"]) == ["Chris Cillizza"]
+    assert clean_authors(["Bruce Y. Lee"]) == ["Bruce Y. Lee"]
+
+
+def test_hostile_page_finishes_fast():
+    body = "<p>" + "2024年3" * 50_000 + "</p><p>" + "作者：" * 20_000 + "</p>" + "<div>" * 3000
+    html = f"<html><head><title>{'标题-' * 20_000}</title></head><body><h1>{'x' * 100_000}</h1>{body}</body></html>"
+    doc = Document(html)
+    started = time.perf_counter()
+    assert doc.tree is not None  # parsing is the yardstick: metadata must cost the same order, same run
+    parse = time.perf_counter() - started
+    started = time.perf_counter()
+    meta = extract_metadata(doc)
+    assert time.perf_counter() - started < 30 * parse
+    assert set(meta) == set(KEYS)

@@ -1,0 +1,79 @@
+"""Headline extraction (seed 002): meta title vs headings, site names, fallbacks."""
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.title import (
+    MAX_CMP,
+    extract_title,
+    levenshtein,
+    similarity,
+    strip_site_name,
+)
+
+
+def page(head: str, body: str) -> Document:
+    return Document(f"<html><head>{head}</head><body>{body}</body></html>")
+
+
+def test_levenshtein_and_similarity():
+    assert levenshtein("kitten", "sitting") == 3
+    assert levenshtein("", "abc") == 3
+    assert levenshtein("标题", "标题") == 0
+    assert similarity("Hello World", "hello  world") == 1.0
+    assert similarity("abc", "") == 0.0
+    assert 0.0 < similarity("Nadal keeps Spain alive", "Nadal keeps Spain alive - Site") < 1.0
+
+
+def test_levenshtein_is_bounded_on_huge_strings():
+    # Inputs are cut to MAX_CMP characters, so a 1 MB <title> costs MAX_CMP**2 steps.
+    assert levenshtein("a" * 1_000_000, "b" * 1_000_000) == MAX_CMP
+    assert levenshtein("a" * 1_000_000, "a" * MAX_CMP) == 0
+
+
+def test_heading_closest_to_meta_title_wins_over_logo_and_sidebar():
+    doc = page(
+        "<title>Storm hits the coast overnight - Daily Planet</title>",
+        "<h1>Daily Planet</h1><h2>Storm hits the coast overnight</h2>"
+        "<h3>Most read</h3><h2>Weather</h2>",
+    )
+    assert extract_title(doc) == "Storm hits the coast overnight"
+
+
+def test_chinese_title_with_site_suffix():
+    doc = page(
+        "<title>江苏多地要求师生员工暂不返校_新浪新闻</title>",
+        "<div class='logo'><h1>新浪新闻</h1></div><h1>江苏多地要求师生员工暂不返校</h1><p>正文。</p>",
+    )
+    assert extract_title(doc) == "江苏多地要求师生员工暂不返校"
+
+
+def test_site_name_stripped_from_title_when_no_heading_matches():
+    doc = page("<title>新浪首页 - 城市有轨电车之困：一边争相上马，一边接连叫停</title>", "<p>正文</p>")
+    assert extract_title(doc) == "城市有轨电车之困：一边争相上马，一边接连叫停"
+    doc = page("<title>Why the sea is rising faster | The Example Times</title>", "<h1>Menu</h1>")
+    assert extract_title(doc) == "Why the sea is rising faster"
+
+
+def test_json_ld_headline_and_og_title_are_used():
+    doc = page(
+        '<script type="application/ld+json">{"@context": "https://schema.org", "@graph": ['
+        '{"@type": "WebSite", "name": "Example"},'
+        '{"@type": "NewsArticle", "headline": "Council approves new bridge"}]}</script>'
+        "<title>Example</title>",
+        "<h2>Related</h2>",
+    )
+    assert extract_title(doc) == "Council approves new bridge"
+    doc = page('<meta property="og:title" content="Lakers hold off OKC">', "<p>x</p>")
+    assert extract_title(doc) == "Lakers hold off OKC"
+
+
+def test_id_class_title_fallback_and_nothing():
+    doc = Document("<html><body><div class='title-main'>湘菜粤菜 兵分两路</div><p>正文</p></body></html>")
+    assert extract_title(doc) == "湘菜粤菜 兵分两路"
+    assert extract_title(Document("<html><body><p>just text</p></body></html>")) is None
+
+
+def test_strip_site_name_keeps_hyphenated_words_and_korean():
+    assert strip_site_name("Audi e-tron Sportback revealed - SlashGear") == "Audi e-tron Sportback revealed"
+    assert strip_site_name("엘제이-류화영 진흙탕 싸움, 이유 - Entermedia") == "엘제이-류화영 진흙탕 싸움, 이유"
+    assert strip_site_name("No separators here") == "No separators here"
+    assert strip_site_name("标题很长的一篇新闻报道-大河网", ["标题很长的一篇新闻报道"]) == "标题很长的一篇新闻报道"
