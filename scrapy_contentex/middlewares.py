@@ -77,6 +77,11 @@ def skip_reason(response: Response, max_size: int) -> str | None:
     return None
 
 
+def has_text(doc: Document) -> bool:
+    """Whether the page holds any text at all (stops at the first non-blank node)."""
+    return any(text.strip() for text in doc.tree.itertext())
+
+
 def _content_type(response: Response) -> str | None:
     value = response.headers.get("Content-Type")
     if value is None:
@@ -150,6 +155,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             return self._skip(response, reason)
         try:
             doc = Document(response.body, url=response.url, content_type=_content_type(response))
+            if not has_text(doc):
+                return self._skip(response, "empty")
         except Exception as exc:  # undecodable bytes, binary, empty after decoding
             return self._skip(response, _decode_reason(exc))
         state = _State("content", doc)
