@@ -27,6 +27,7 @@ from decimal import Decimal, InvalidOperation
 
 from benchmarks.common import load_set, print_table, require_datasets
 from scrapy_contentex.core.document import Document, decode_html
+from scrapy_contentex.core.price import currency_code
 
 PRODUCT_ATTRS = ("price", "currency", "availability", "sku", "brand", "mpn", "gtin")
 RECORD_ATTRS = ("author", "isbn_13", "publisher", "publication_date")
@@ -135,8 +136,10 @@ def matches(attr: str, predicted, truths: list[str], pred_raw=None) -> bool:
             if str(predicted).strip().lower() == truth.strip().lower():
                 return True
         elif attr == "currency":
-            t = truth.strip().lower()
-            if t in (str(predicted).strip().lower(), str(pred_raw or "").strip().lower()):
+            # truth holds what the page shows ("£") or a code; ours is ISO + raw
+            t = truth.strip()
+            shown = {str(predicted).strip().lower(), str(pred_raw or "").strip().lower()}
+            if t.lower() in shown or currency_code(t) == str(predicted).strip().upper():
                 return True
         elif str(predicted).strip() == truth.strip():
             return True

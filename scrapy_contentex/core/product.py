@@ -27,7 +27,7 @@ from lxml.html import HtmlElement
 from .document import Document
 from .lang import guess_language, normalize_space, token_count
 from .price import PageContext, context_from, currency_code, normalize_amount, parse_price
-from .records import RecordParams, extract_records
+from .records import RecordParams, extract_records, text_leaves
 from .structured import (
     first_value,
     json_ld_objects,
@@ -104,6 +104,7 @@ _NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|com
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
 _AMOUNT_RE = re.compile(r"\d")
 _BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80})$", re.I)
+_BYLINE_START_RE = re.compile(r"\s*(?:by|von|par|por|di|door|av|作者)\b", re.I)
 _BYLINE_ALONE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)$", re.I)
 
 
@@ -278,37 +279,55 @@ def _class_id(el: HtmlElement) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
-def _visible_prices(body: HtmlElement, ctx: PageContext) -> tuple[Any, Any]:
+def _price_element(leaf) -> HtmlElement | None:
+    """The element marked as a price (or struck through) that holds a text leaf.
+
+    Looks at the leaf's element and three ancestors: shops split prices into
+    spans ("£", "450", ".00") inside one element whose class says "price".
+    """
+    node = leaf.getparent()
+    if node is not None and leaf.is_tail:
+        node = node.getparent()
+    for _ in range(4):
+        if node is None or not isinstance(node.tag, str) or node.tag == "body":
+            return None
+        if node.tag in ("del", "s", "strike") or _PRICE_CLASS_RE.search(_class_id(node)):
+            return node
+        node = node.getparent()
+    return None
+
+
+def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any]:
     """Current and regular price from elements marked as prices, in document order.
 
     An element counts when its class/id/itemprop says "price" (in several
     languages) and its short text parses to an amount; struck-through or
     "old/was/list" ones give the regular price. The first current one wins:
-    the product's own price comes before related products' prices.
+    the product's own price comes before related products' prices. Starting
+    from the short text leaves with digits keeps this a cheap scan.
     """
     current = None
     regular = None
-    seen = 0
-    for el in body.iter():
-        if not isinstance(el.tag, str) or el.tag in ("script", "style", "option", "select"):
+    seen: set = set()
+    for leaf in leaves:
+        if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
-        marks = _class_id(el)
-        struck = el.tag in ("del", "s", "strike")
-        if not struck and not _PRICE_CLASS_RE.search(marks):
+        el = _price_element(leaf)
+        if el is None or el in seen:
             continue
+        seen.add(el)
         text = _own_text(el)
-        if not text or len(text) > 60 or not _AMOUNT_RE.search(text):
+        if not text or len(text) > 60:
             continue
         parsed = parse_price(text, ctx)
         if parsed.amount is None or parsed.amount == "0":
             continue
-        old = struck or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(marks))
+        old = _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
         if old:
             regular = regular or parsed
-        elif current is None and (parsed.currency or parsed.amount):
+        elif current is None:
             current = parsed
-        seen += 1
-        if current is not None and regular is not None or seen > 60:
+        if current is not None and regular is not None or len(seen) > 60:
             break
     return current, regular
 
@@ -323,23 +342,34 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
     return None
 
 
-def _visible_availability(body: HtmlElement) -> str | None:
-    """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence."""
-    for el in body.iter():
-        if not isinstance(el.tag, str) or el.tag in ("script", "style", "option", "select", "a"):
+_STOCK_RE = re.compile(
+    "(" + "|".join(re.escape(p) for p in _OUT_PHRASES) + ")|("
+    + "|".join(re.escape(p) for p in _IN_PHRASES) + ")",
+    re.I,
+)
+
+
+def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
+    """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
+
+    Only short texts count (a stock badge, not an FAQ paragraph mentioning
+    stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
+    """
+    for leaf in leaves:
+        if len(leaf) > 80:
             continue
-        # short elements only: a stock badge, not an FAQ paragraph mentioning stock
-        for text in (el.text, el.tail):
-            if text and len(text) < 80:
-                avail = availability_from_text(text)
-                if avail:
-                    return avail
-        link = el.get("href")
-        if link and "schema.org" in link:
-            avail = normalize_availability(link)
-            if avail:
-                return avail
-    for el in body.iter("button", "input", "a", "form"):
+        if _STOCK_RE.search(leaf) is None:
+            continue
+        out = availability_from_text(leaf) == "OutOfStock"
+        parent = leaf.getparent()
+        if parent is not None and leaf.is_text and parent.tag in ("a", "option"):
+            continue
+        return "OutOfStock" if out else "InStock"
+    for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
+        avail = normalize_availability(link.get("href"))
+        if avail:
+            return avail
+    for el in body.xpath(".//button | .//input[@type='submit' or @type='button'] | .//form"):
         label = normalize_space(el.text_content() if el.tag != "input" else (el.get("value") or ""))
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
         if (label and len(label) < 40 and _CART_RE.search(label)) or _CART_ATTR_RE.search(attrs):
@@ -362,32 +392,80 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
     return out
 
 
-def _byline(body: HtmlElement) -> str | None:
+def _byline(leaves: list) -> str | None:
     """A short "by Author" line, for books and media pages.
 
     Handles the author inline ("by Jane Doe") and in a following element
     ("by <a>Jane Doe</a>").
     """
-    for el in body.iter():
-        if not isinstance(el.tag, str) or el.tag in ("script", "style"):
+    for leaf in leaves:
+        if len(leaf) > 100 or not _BYLINE_START_RE.match(leaf):
             continue
-        # (text, element that follows it): el.text is followed by el's first child,
-        # el.tail by el's next sibling.
-        for text, following in ((el.text, el[0] if len(el) else None), (el.tail, el.getnext())):
-            if not text or len(text) > 100:
-                continue
-            line = normalize_space(text)
-            match = _BYLINE_RE.match(line)
-            if match and token_count(match.group(1)) <= 8:
-                return match.group(1).strip()
-            if _BYLINE_ALONE_RE.match(line) and following is not None and isinstance(following.tag, str):
-                name = _own_text(following)
-                if name and token_count(name) <= 8:
-                    return name
+        line = normalize_space(leaf)
+        match = _BYLINE_RE.match(line)
+        if match and token_count(match.group(1)) <= 8:
+            return match.group(1).strip()
+        if not _BYLINE_ALONE_RE.match(line):
+            continue
+        el = leaf.getparent()
+        following = (el[0] if len(el) else None) if leaf.is_text else el.getnext()
+        if following is not None and isinstance(following.tag, str):
+            name = _own_text(following)
+            if name and token_count(name) <= 8:
+                return name
     return None
 
 
+_QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
+
+
+def _common_prefix_words(a: str, b: str) -> int:
+    """Length in characters of the common prefix of a and b, cut at a word boundary."""
+    n = 0
+    for x, y in zip(a.lower(), b.lower(), strict=False):
+        if x != y:
+            break
+        n += 1
+    if n < len(a) and n < len(b):
+        n = a.rfind(" ", 0, n + 1) if " " in a[:n + 1] else (n if _is_cjk_boundary(a, n) else 0)
+    return max(n, 0)
+
+
+def _is_cjk_boundary(text: str, n: int) -> bool:
+    return n > 0 and ord(text[n - 1]) > 0x2E80
+
+
 def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
+    """The product name shown as a heading, trimmed to the part the <title> agrees on.
+
+    Shops decorate both: the <title> with the site name and sometimes an
+    author or category, the heading with a format or variant in brackets
+    ("Game Over (Paperback)"). The heading sharing the longest prefix with
+    the <title>/og:title is the name; a bracketed or separated qualifier the
+    title does not repeat at that place is cut. Without such a heading the
+    title module's choice (seed 002) is used.
+    """
+    meta = meta_tags(tree)
+    refs = [normalize_space(t) for t in (tree.findtext(".//title"), meta.get("og:title")) if t]
+    best: tuple[int, str] | None = None
+    for count, el in enumerate(tree.iter("h1", "h2", "h3")):
+        if count > 40:
+            break
+        text = _own_text(el)
+        if not text or token_count(text) > 40:
+            continue
+        for ref in refs:
+            n = _common_prefix_words(text, ref)
+            if n >= 3 and (best is None or n > best[0]):
+                cut = text
+                rest = text[n:].strip()
+                if rest and rest.startswith(_QUALIFIER_START):
+                    cut = text[:n].strip()
+                elif rest:
+                    cut = text
+                best = (n, cut)
+    if best is not None and token_count(best[1]) > 0:
+        return best[1]
     try:
         from .title import extract_title
     except ImportError:  # pragma: no cover - title module is optional
@@ -396,12 +474,7 @@ def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
         title = extract_title(doc)
         if title:
             return title
-    for el in tree.iter("h1"):
-        text = _own_text(el)
-        if text:
-            return text
-    title = tree.findtext(".//title")
-    return normalize_space(title) if title else None
+    return refs[0] if refs else None
 
 
 # ---------------------------------------------------------------------------
@@ -440,14 +513,16 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     body = tree.find(".//body")
     if body is None:
         body = tree
-    records = extract_records(tree, RecordParams(extra_attributes=list(extra_attributes or [])))
+    leaves = text_leaves(body)
+    records = extract_records(tree, RecordParams(extra_attributes=list(extra_attributes or [])),
+                              leaves)
     props = records.properties
     out["additionalProperties"] = props
     for key, value in _from_props(props).items():
         if not out.get(key):
             out[key] = value
 
-    current, regular = _visible_prices(body, ctx)
+    current, regular = _visible_prices(leaves, ctx)
     if current is None:
         current = _label_price(props, _PRICE_LABELS, ctx)
     if regular is None:
@@ -455,8 +530,12 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["price"] and current is not None:
         out["price"], out["currency"], out["currencyRaw"] = (
             current.amount, current.currency, current.currency_raw)
-    elif out["price"] and not out["currency"] and current is not None and current.currency:
-        out["currency"], out["currencyRaw"] = current.currency, current.currency_raw
+    elif out["price"] and current is not None and current.currency:
+        if not out["currency"]:
+            out["currency"], out["currencyRaw"] = current.currency, current.currency_raw
+        elif current.currency == currency_code(out["currency"], ctx) and current.currency_raw:
+            # structured data gives the ISO code; currencyRaw is what the page shows
+            out["currencyRaw"] = current.currency_raw
     if regular is not None and regular.amount != out["price"]:
         try:
             higher = float(regular.amount) > float(out["price"] or 0)
@@ -470,13 +549,13 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         out["currency"] = currency_code(out["currency"], ctx)
 
     if not out["availability"]:
-        out["availability"] = _visible_availability(body)
+        out["availability"] = _visible_availability(body, leaves)
     if not out["name"]:
-        out["name"] = _str(meta.get("og:title")) or _name_from_page(doc, tree)
+        out["name"] = _name_from_page(doc, tree)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     if not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
-        author = _byline(body)
+        author = _byline(leaves)
         if author:
             props.append({"name": "author", "value": author})
     if out["price"]:

@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from .lang import normalize_space, token_count
-from .text.common import BLOCK_TAGS
 
 DELIMITERS = (":", "：")
 
@@ -75,10 +74,6 @@ _VALUE_MAX_CHARS = 300
 _SENTENCE_END_RE = re.compile(r"[.!?。！？]\s*$")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
-_SKIP_TAGS = frozenset(
-    "script style noscript template iframe svg canvas object embed select option button "
-    "textarea head title meta link".split()
-)
 
 
 @dataclass
@@ -147,8 +142,8 @@ class CharacteristicContainer:
 
 def clean_name(name: str) -> str:
     """An attribute name without delimiters, bullets and surrounding blanks."""
-    name = normalize_space(name)
-    return name.strip(" \t:：-–—•·*|").strip()
+    # str.split() knows every Unicode blank (nbsp, ideographic space): no regex needed.
+    return " ".join(name.split()).strip(" :：-–—•·*|").strip()
 
 
 # ---------------------------------------------------------------------------
@@ -156,28 +151,27 @@ def clean_name(name: str) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _text_leaves(el: HtmlElement) -> list[str]:
-    """The text leaves an element owns: its text and the tails of its children."""
-    leaves = []
-    if el.text and el.text.strip():
-        leaves.append(el.text)
-    for child in el:
-        if child.tail and child.tail.strip():
-            leaves.append(child.tail)
-    return leaves
+_TEXTS_XPATH = (
+    ".//text()[normalize-space()][not(parent::script or parent::style or parent::noscript"
+    " or parent::template or parent::option or parent::textarea or parent::title)]"
+)
 
 
-def _elements(root: HtmlElement) -> list[HtmlElement]:
-    """Elements under root in document order, skipping never-content subtrees."""
-    out: list[HtmlElement] = []
-    stack = [root]
-    while stack:
-        el = stack.pop()
-        if not isinstance(el.tag, str) or el.tag in _SKIP_TAGS:
-            continue
-        out.append(el)
-        stack.extend(reversed(el))
-    return out
+def text_leaves(root: HtmlElement) -> list:
+    """Every non-blank text leaf under ``root`` (lxml smart strings), code excluded.
+
+    One XPath call in C: far cheaper than walking elements in Python, and
+    every later scan of the page (stock phrases, bylines) reuses the list.
+    """
+    return root.xpath(_TEXTS_XPATH)
+
+
+def _owner(leaf) -> HtmlElement | None:
+    """The element a text leaf belongs to (a tail belongs to its element's parent)."""
+    parent = leaf.getparent()
+    if parent is None:
+        return None
+    return parent if leaf.is_text else parent.getparent()
 
 
 @dataclass
@@ -189,40 +183,66 @@ class Weights:
     leaves: int
 
 
-def compute_wvc(root: HtmlElement, container: CharacteristicContainer) -> Weights:
+def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
+                leaves: list | None = None) -> Weights:
     """Formula 3 for every element under ``root``: ``sum_k n_k log(N / n_k)``.
 
-    One pass collects each element's own leaves; a second pass in reverse
-    document order adds every element's counts into its parent, so each
-    node's ``n_k`` covers its whole subtree without recursion.
+    Only the leaves that show a characteristic contribute, so we start from
+    them: each marks its chain of ancestors up to ``root`` (stopping at a
+    node already marked, so the marked subtree is built in linear time), then
+    counts flow bottom-up from the nodes with no marked children to ``root``
+    (Kahn's order: a node passes its counts on once all its children have).
+    Nodes that no characteristic leaf lies under have weight 0.
     """
-    elements = _elements(root)
+    if leaves is None:
+        leaves = text_leaves(root)
     counts: dict[HtmlElement, dict[int, int]] = {}
-    total = 0
-    for el in elements:
-        own: dict[int, int] = {}
-        for leaf in _text_leaves(el):
-            total += 1
-            for k in container.characteristics(normalize_space(leaf)):
-                own[k] = own.get(k, 0) + 1
-        if own:
-            counts[el] = own
-    for el in reversed(elements):
-        own = counts.get(el)
-        if not own or el is root:
+    parent_of: dict[HtmlElement, HtmlElement | None] = {}
+    for leaf in leaves:
+        size = len(leaf)
+        # cheap filters first: only delimiters or short label-like texts can match
+        if size > 400 or (size > 200 and ":" not in leaf and "：" not in leaf):
             continue
-        parent = el.getparent()
-        if parent is None:
+        found = container.characteristics(leaf)
+        if not found:
             continue
-        into = counts.setdefault(parent, {})
-        for k, n in own.items():
+        owner = _owner(leaf)
+        if owner is None:
+            continue
+        own = counts.setdefault(owner, {})
+        for k in found:
+            own[k] = own.get(k, 0) + 1
+        node = owner
+        while node is not None and node not in parent_of:
+            parent = None if node is root else node.getparent()
+            parent_of[node] = parent
+            node = parent
+    pending: dict[HtmlElement, int] = dict.fromkeys(parent_of, 0)
+    for parent in parent_of.values():
+        if parent is not None and parent in pending:
+            pending[parent] += 1
+    ready = [node for node, n in pending.items() if n == 0]
+    totals: dict[HtmlElement, dict[int, int]] = {}
+    while ready:
+        node = ready.pop()
+        mine = totals.setdefault(node, {})
+        for k, n in counts.get(node, {}).items():
+            mine[k] = mine.get(k, 0) + n
+        parent = parent_of.get(node)
+        if parent is None or parent not in pending:
+            continue
+        into = totals.setdefault(parent, {})
+        for k, n in mine.items():
             into[k] = into.get(k, 0) + n
-    n_all = max(total, 1)
+        pending[parent] -= 1
+        if pending[parent] == 0:
+            ready.append(parent)
+    n_all = max(len(leaves), 1)
     wvc = {
         el: sum(n * math.log(n_all / n) for n in ks.values() if n)
-        for el, ks in counts.items()
+        for el, ks in totals.items()
     }
-    return Weights(wvc=wvc, counts=counts, leaves=total)
+    return Weights(wvc=wvc, counts=totals, leaves=len(leaves))
 
 
 # ---------------------------------------------------------------------------
@@ -320,74 +340,69 @@ def _dl_pairs(area: HtmlElement, pairs: _Pairs) -> None:
                 name = None
 
 
-def _sibling_pairs(area: HtmlElement, pairs: _Pairs, container: CharacteristicContainer) -> None:
-    """``<span class=label>Publisher</span><span>X</span>`` and ``<b>ISBN:</b> 978...``."""
-    for el in area.iter():
-        if not isinstance(el.tag, str) or el.tag in BLOCK_TAGS and el.tag not in ("dt", "th"):
-            continue
-        label = _text(el)
-        if not label or len(label) > _LABEL_MAX_CHARS:
-            continue
-        has_delim = label.endswith(DELIMITERS)
-        if not has_delim and not container.is_attribute(label):
-            continue
-        value = (el.tail or "").strip()
-        if not value:
-            sibling = el.getnext()
-            while sibling is not None and not isinstance(sibling.tag, str):
-                sibling = sibling.getnext()
-            if sibling is not None and sibling.tag not in ("ul", "ol", "table", "div"):
-                value = _text(sibling)
-        if value:
-            pairs.add(label, value)
+def _near(label_owner: HtmlElement, value_leaf) -> bool:
+    """A value text close enough to its label: the label's tail, or one or two levels apart.
+
+    Covers ``<b>ISBN:</b> 978...``, ``<span>Publisher</span><span>X</span>``
+    and ``<div><span>Brand</span></div><div><a>X</a></div>``, and refuses a
+    filter menu's "Brand" heading followed by a far-away list.
+    """
+    value_el = value_leaf.getparent()
+    if value_el is None:
+        return False
+    if value_leaf.is_tail:
+        if value_el is label_owner:
+            return True
+        value_el = value_el.getparent()
+    label_parents = [label_owner.getparent()]
+    if label_parents[0] is not None:
+        label_parents.append(label_parents[0].getparent())
+    node = value_el
+    for _ in range(3):
+        if node is None:
+            return False
+        if any(node is p for p in label_parents if p is not None):
+            return True
+        node = node.getparent()
+    return False
 
 
-def _line_pairs(lines: list[str], pairs: _Pairs) -> None:
-    """``Label: value`` lines, and a ``Label:`` line followed by its value line."""
-    for i, line in enumerate(lines):
-        match = _LABEL_VALUE_RE.match(line)
-        if not match:
+def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) -> None:
+    """``Label: value`` in one text, or a label text (``Label:`` or a dictionary name)
+    followed by a nearby value text."""
+    count = len(leaves)
+    for i, leaf in enumerate(leaves):
+        if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
-        name, value = match.group(1), match.group(2)
-        if not value and i + 1 < len(lines) and not _LABEL_VALUE_RE.match(lines[i + 1]):
-            value = lines[i + 1]
-        pairs.add(name, value)
-
-
-def _block_lines(area: HtmlElement) -> list[str]:
-    """Visible lines of the area, blocks split, never-content tags skipped (iterative)."""
-    parts: list[str] = []
-    stack: list[tuple[HtmlElement, bool]] = [(area, True)]
-    while stack:
-        node, entering = stack.pop()
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if entering:
-            if tag in _SKIP_TAGS:
-                if node is not area and node.tail:
-                    parts.append(node.tail)
+        text = " ".join(leaf.split())
+        match = _LABEL_VALUE_RE.match(text)
+        if match and match.group(2):
+            pairs.add(match.group(1), match.group(2))
+            continue
+        is_label = bool(match) or (len(text) <= _LABEL_MAX_CHARS and container.is_attribute(text))
+        if not is_label or i + 1 >= count:
+            continue
+        owner = leaf.getparent()
+        if owner is None:
+            continue
+        if leaf.is_tail:
+            owner = owner.getparent()
+            if owner is None:
                 continue
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node.text and tag:
-                parts.append(node.text)
-            stack.append((node, False))
-            stack.extend((child, True) for child in reversed(node))
-        else:
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node is not area and node.tail:
-                parts.append(node.tail)
-    lines = (normalize_space(line) for line in "".join(parts).splitlines())
-    return [line for line in lines if line]
+        value = " ".join(leaves[i + 1].split())
+        if _LABEL_VALUE_RE.match(value) or container.is_attribute(value):
+            continue
+        if _near(owner, leaves[i + 1]):
+            pairs.add(match.group(1) if match else text, value)
 
 
-def pairs_from(area: HtmlElement, container: CharacteristicContainer) -> list[dict[str, str]]:
-    """Attribute/value pairs of an area, structural patterns first, then text lines."""
+def pairs_from(area: HtmlElement, container: CharacteristicContainer,
+               leaves: list | None = None) -> list[dict[str, str]]:
+    """Attribute/value pairs of an area, structural patterns first, then text leaves."""
     pairs = _Pairs()
     _table_pairs(area, pairs)
     _dl_pairs(area, pairs)
-    _sibling_pairs(area, pairs, container)
-    _line_pairs(_block_lines(area), pairs)
+    _leaf_pairs(leaves if leaves is not None else text_leaves(area), pairs, container)
     return pairs.items
 
 
@@ -398,9 +413,11 @@ class RecordResult:
     properties: list[dict[str, str]]
 
 
-def extract_records(tree: HtmlElement, params: RecordParams | None = None) -> RecordResult:
+def extract_records(tree: HtmlElement, params: RecordParams | None = None,
+                    leaves: list | None = None) -> RecordResult:
     """The record area of a page and the attribute/value pairs found in it.
 
+    ``leaves`` may pass :func:`text_leaves` of the body when the caller has it.
     When the area holds fewer than ``min_pairs`` pairs (a page with almost no
     characteristics), the whole body is read instead so a lone pair is not lost.
     """
@@ -409,9 +426,11 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None) -> Re
     body = tree.find(".//body")
     if body is None:
         body = tree
-    weights = compute_wvc(body, container)
+    if leaves is None:
+        leaves = text_leaves(body)
+    weights = compute_wvc(body, container, leaves)
     area, path = viterbi_area(body, weights, params.keep)
-    props = pairs_from(area, container)
+    props = pairs_from(area, container, None if area is not body else leaves)
     if len(props) < params.min_pairs and area is not body:
-        props = pairs_from(body, container)
+        props = pairs_from(body, container, leaves)
     return RecordResult(area=area, path=path, properties=props)

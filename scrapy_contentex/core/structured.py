@@ -152,8 +152,22 @@ def microdata_items(tree: lxml_html.HtmlElement) -> list[dict]:
     this linear on any page and safe at any depth.
     """
     items: list[dict] = []
+    scopes = tree.xpath("//*[@itemscope or @typeof]")
+    if not scopes:
+        return items
+    # Walk only the subtrees of top-level scopes (nested ones are met on the way).
+    visited: set = set()
+    for scope_root in scopes:
+        if scope_root in visited:
+            continue
+        _walk_scope(scope_root, items, visited)
+    return items
+
+
+def _walk_scope(scope_root: lxml_html.HtmlElement, items: list[dict], visited: set) -> None:
+    """Collect the item rooted at ``scope_root`` and the items nested in it."""
     # (element, owning item or None)
-    stack: list[tuple[Any, dict | None]] = [(tree, None)]
+    stack: list[tuple[Any, dict | None]] = [(scope_root, None)]
     while stack:
         el, owner = stack.pop()
         if not isinstance(el.tag, str):
@@ -168,6 +182,7 @@ def microdata_items(tree: lxml_html.HtmlElement) -> list[dict]:
                 prop = rdfa
         child_owner = owner
         if scope:
+            visited.add(el)
             raw_type = el.get("itemtype") or el.get("typeof") or ""
             item: dict = {"@type": [t.rsplit("/", 1)[-1] for t in raw_type.split() if t]}
             if prop and owner is not None:
@@ -178,7 +193,6 @@ def microdata_items(tree: lxml_html.HtmlElement) -> list[dict]:
         elif prop and owner is not None:
             _add_prop(owner, prop, _prop_value(el))
         stack.extend((child, child_owner) for child in reversed(el))
-    return items
 
 
 def first_value(obj: Any, *keys: str) -> Any:
