@@ -60,15 +60,20 @@ SEPARATOR_RE = re.compile(
 )
 
 
-def levenshtein(a: str, b: str) -> int:
+def levenshtein(a: str, b: str, limit: int | None = None) -> int:
     """Edit distance (insert, delete, substitute all cost 1), seed 002 eq. (1).
 
     Two rows of the dynamic programme; inputs are cut to MAX_CMP characters
-    so the cost is bounded whatever the page holds.
+    so the cost is bounded whatever the page holds. With ``limit``, the walk
+    stops as soon as every cell of a row exceeds it and returns ``limit + 1``:
+    most headings of a page are nowhere near the title, and this makes
+    comparing them cheap.
     """
     a, b = a[:MAX_CMP], b[:MAX_CMP]
     if len(a) < len(b):
         a, b = b, a
+    if limit is not None and len(a) - len(b) > limit:
+        return limit + 1
     if not b:
         return len(a)
     previous = list(range(len(b) + 1))
@@ -76,19 +81,29 @@ def levenshtein(a: str, b: str) -> int:
         current = [i]
         for j, cb in enumerate(b, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if limit is not None and min(current) > limit:
+            return limit + 1
         previous = current
     return previous[-1]
 
 
-def similarity(a: str, b: str) -> float:
-    """1 - normalised edit distance, case- and blank-insensitive, in [0, 1]."""
+def similarity(a: str, b: str, floor: float = 0.0) -> float:
+    """1 - normalised edit distance, case- and blank-insensitive, in [0, 1].
+
+    Values below ``floor`` are not computed exactly (0.0 is returned), which
+    lets callers that only want the best match skip hopeless pairs.
+    """
     a, b = _key(a), _key(b)
     if not a or not b:
         return 0.0
     if a == b:
         return 1.0
     longest = max(len(a[:MAX_CMP]), len(b[:MAX_CMP]))
-    return 1.0 - levenshtein(a, b) / longest
+    limit = int((1.0 - floor) * longest + 1e-9) if floor > 0 else None
+    distance = levenshtein(a, b, limit)
+    if limit is not None and distance > limit:
+        return 0.0
+    return 1.0 - distance / longest
 
 
 def _key(text: str) -> str:
@@ -230,11 +245,15 @@ def choose_heading(candidates: list[tuple[int, str]], references: list[str]) -> 
         variants.extend(_headline_segments(ref))
     variants = list(dict.fromkeys(v for v in variants if v))
     best: tuple[float, int, int, str] | None = None
+    floor = MIN_SIMILARITY / 2  # anything below cannot matter: it loses to the fallbacks
     for order, (level, text) in enumerate(candidates):
-        sim = max(similarity(text, v) for v in variants)
+        sim = 0.0
+        for variant in variants:
+            sim = max(sim, similarity(text, variant, max(floor, sim)))
         key = (sim, -level, -order, text)
         if best is None or key[:3] > best[:3]:
             best = key
+            floor = max(floor, sim)
     assert best is not None
     return best[3], best[0]
 
