@@ -157,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-addon", action="store_true", help="crawl without the add-on")
     parser.add_argument("--concurrency", type=int, default=None, help="CONCURRENT_REQUESTS")
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
+    parser.add_argument("--loglevel", default=None,
+                        help="Scrapy LOG_LEVEL (default INFO, WARNING with --json)")
     parser.add_argument("--compare-steering", action="store_true",
                         help="run twice, with and without steering, and compare requests")
     args = parser.parse_args(argv)
@@ -166,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     with serve() as base_url:
         result = crawl(base_url, args.output, addon=not args.no_addon, steer=args.steer,
                        concurrency=args.concurrency,
-                       loglevel="WARNING" if args.json else "INFO")
+                       loglevel=args.loglevel or ("WARNING" if args.json else "INFO"))
     if args.json:
         print(json.dumps(result))
     else:

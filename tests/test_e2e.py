@@ -1,0 +1,111 @@
+"""A real crawl of the bundled demo sites through a local HTTP server.
+
+The runner (example_project/run.py) starts the server on 127.0.0.1, runs the
+add-on-only CrawlSpider and writes the two feeds; we read them back and check
+every demo article and product against the demo manifest.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import DEMO_SITES, ROOT
+
+RUNNER = ROOT / "example_project" / "run.py"
+EXPECTED = json.loads((DEMO_SITES / "expected.json").read_text(encoding="utf-8"))
+
+
+def crawl(output: Path, *extra: str) -> tuple[dict, str]:
+    done = subprocess.run(
+        [sys.executable, str(RUNNER), "--json", "--loglevel", "INFO", "--output", str(output),
+         *extra],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def read_feed(path: Path) -> dict[str, dict]:
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    by_path = {urlparse(item["url"]).path: item for item in items}
+    assert len(by_path) == len(items), "duplicate items"
+    return by_path
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    output = tmp_path_factory.mktemp("feeds")
+    result, log = crawl(output)
+    return result, log, read_feed(output / "articles.jsonl"), read_feed(output / "products.jsonl")
+
+
+def test_crawl_is_clean(demo):
+    result, log, _, _ = demo
+    assert "Traceback" not in log
+    assert " ERROR" not in log
+    assert "contentex: pages:" in log  # the summary line at spider_closed
+    assert result["stats"]["finish_reason"] == "finished"
+
+
+def test_every_article_with_headline_and_body(demo):
+    _, _, articles, _ = demo
+    assert set(articles) == {a["path"] for a in EXPECTED["articles"]}
+    for expected in EXPECTED["articles"]:
+        item = articles[expected["path"]]
+        assert item["pageType"] == "content"
+        assert item["headline"] == expected["headline"], expected["path"]
+        assert expected["excerpt"] in (item["articleBody"] or ""), expected["path"]
+        assert "All rights reserved" not in (item["articleBody"] or "")
+        assert item["contentexError"] is None
+
+
+def test_article_metadata_mostly_right(demo):
+    _, _, articles, _ = demo
+    dates = sum((articles[e["path"]]["datePublished"] or "").startswith(e["datePublished"])
+                for e in EXPECTED["articles"])
+    langs = sum((articles[e["path"]]["inLanguage"] or "").startswith(e["lang"])
+                for e in EXPECTED["articles"])
+    assert dates >= len(EXPECTED["articles"]) - 2
+    assert langs == len(EXPECTED["articles"])
+
+
+def test_every_product_with_name_price_currency(demo):
+    _, _, _, products = demo
+    assert set(products) == {p["path"] for p in EXPECTED["products"]}
+    for expected in EXPECTED["products"]:
+        item = products[expected["path"]]
+        assert item["pageType"] == "content"
+        assert item["name"] == expected["name"], expected["path"]
+        assert Decimal(item["price"]) == Decimal(expected["price"]), expected["path"]
+        assert item["currency"] == expected["currency"], expected["path"]
+        assert item["availability"] == expected["availability"], expected["path"]
+        names = {prop["name"] for prop in item["additionalProperties"]}
+        assert {name for name, _ in expected["properties"]} <= names, expected["path"]
+
+
+def test_no_items_for_index_pages_and_counted_skips(demo):
+    result, _, articles, products = demo
+    content = {a["path"] for a in EXPECTED["articles"]} | {p["path"] for p in EXPECTED["products"]}
+    assert set(articles) | set(products) == content
+    stats = result["stats"]
+    assert stats["contentex/pages/content"] == len(content)
+    assert stats["contentex/pages/index"] == len(EXPECTED["index_pages"])
+    assert stats["contentex/items/article"] == len(EXPECTED["articles"])
+    assert stats["contentex/items/product"] == len(EXPECTED["products"])
+    assert stats["contentex/skipped/non_html"] == len(EXPECTED["non_html"])
+    assert not any(k.startswith("contentex/failed/") for k in stats)
+
+
+def test_steering_saves_requests_and_loses_nothing(demo, tmp_path):
+    plain, _, _, _ = demo
+    steered, log = crawl(tmp_path, "--steer")
+    assert "Traceback" not in log
+    assert steered["items"] == steered["expected_items"]
+    assert steered["requests"] < plain["requests"]
+    assert steered["stats"]["contentex/requests/not_followed"] > 0
