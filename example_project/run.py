@@ -62,7 +62,8 @@ def manifest() -> dict:
 
 
 def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = False,
-          concurrency: int | None = None, loglevel: str = "INFO") -> dict:
+          concurrency: int | None = None, loglevel: str = "INFO",
+          start_paths: list[str] | None = None) -> dict:
     """Run the demo spider once; return its stats and steering figures."""
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "demo.settings")
     os.environ["CONTENTEX_DEMO_OUTPUT"] = str(output)
@@ -93,7 +94,7 @@ def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = Fals
                     "downloader/request_count")
 
     crawler.signals.connect(item_scraped, signal=signals.item_scraped)
-    start_urls = [base_url + path for path in expected["start_paths"]]
+    start_urls = [base_url + path for path in (start_paths or expected["start_paths"])]
     started = time.perf_counter()
     process.crawl(crawler, start_urls=start_urls)
     process.start()
