@@ -48,12 +48,23 @@ class Run:
     first_error: str | None = None
     rss_before: int = 0
     rss_after: int = 0
+    peak_after: int = 0
 
 
 def rss_mb() -> float:
     """Peak resident memory of this process so far, in MB (Linux reports kB)."""
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 1024 if sys.platform != "darwin" else peak / 2**20
+
+
+def current_rss_mb() -> float:
+    """Resident memory right now (Linux /proc), else the peak: shows leaks between sets."""
+    try:
+        with open("/proc/self/statm") as fh:
+            pages = int(fh.read().split()[1])
+        return pages * resource.getpagesize() / 2**20
+    except (OSError, ValueError, IndexError):
+        return rss_mb()
 
 
 # -- extractors ------------------------------------------------------------
@@ -107,7 +118,7 @@ def competitor(name: str) -> Extractor | None:
 
 def run_extractor(extract: Extractor, pages: list[tuple[dict, str]], keep: bool) -> Run:
     """Score one extractor on a set's pages; exceptions count as errors (empty output)."""
-    run = Run(rss_before=int(rss_mb()))
+    run = Run(rss_before=int(current_rss_mb()))
     for record, html in pages:
         started = time.perf_counter()
         try:
@@ -129,7 +140,8 @@ def run_extractor(extract: Extractor, pages: list[tuple[dict, str]], keep: bool)
         run.per_page.append((record["id"], p, r))
         if keep:
             run.predicted[record["id"]] = predicted
-    run.rss_after = int(rss_mb())
+    run.rss_after = int(current_rss_mb())
+    run.peak_after = int(rss_mb())
     return run
 
 
@@ -265,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             worst = sorted(run.per_page, key=lambda x: 2 * x[1] * x[2] / (x[1] + x[2] or 1))
             print_table(
                 ["id", "P", "R", "url"],
-                [[pid[:16], p, r, _url_of(pages, pid)] for pid, p, r in worst[: args.worst]],
+                [[pid, p, r, _url_of(pages, pid)] for pid, p, r in worst[: args.worst]],
                 title=f"worst {args.worst} pages of {set_name} for {args.worst_algorithm}",
             )
 
@@ -311,7 +323,7 @@ def _f1(run: Run | None) -> float | str:
 def _url_of(pages: list[tuple[dict, str]], pid: str) -> str:
     for record, _ in pages:
         if record["id"] == pid:
-            return (record.get("url") or "")[:70]
+            return (record.get("url") or "")[:60]
     return ""
 
 
@@ -326,14 +338,17 @@ def _speed_table(results: dict[str, dict[str, Run]], sets: list[str]) -> None:
         totals[name] = pages / seconds if seconds else 0.0
     base = totals.get("trafilatura")
     for name, runs in results.items():
-        before = min((r.rss_before for r in runs.values()), default=0)
-        after = max((r.rss_after for r in runs.values()), default=0)
+        ordered = [runs[s] for s in sets if s in runs]
+        first = ordered[0].rss_after if ordered else 0
+        last = ordered[-1].rss_after if ordered else 0
+        peak = max((r.peak_after for r in ordered), default=0)
         ratio = totals[name] / base if base else None
-        rows.append([name, totals[name], f"{ratio:.2f}x" if ratio else "-", before, after])
+        rows.append([name, totals[name], f"{ratio:.2f}x" if ratio else "-", first, last, peak])
     print_table(
-        ["extractor", "pages/s", "vs trafilatura", "peak RSS before MB", "peak RSS after MB"],
+        ["extractor", "pages/s", "vs trafilatura", "RSS after 1st set MB", "RSS after last set MB",
+         "process peak MB"],
         rows,
-        title=f"speed on the same pages, same run ({', '.join(sets)})",
+        title=f"speed and memory on the same pages, same run ({', '.join(sets)})",
     )
 
 
