@@ -36,6 +36,7 @@ from .structured import (
     product_meta,
     types_of,
 )
+from .text.common import BLOCK_TAGS
 
 PRODUCT_TYPES = frozenset(
     "Product ProductGroup ProductModel IndividualProduct SomeProducts Book Vehicle Car "
@@ -81,19 +82,27 @@ _CART_ATTR_RE = re.compile(r"add[-_]?to[-_]?(cart|bag|basket)|addtocart|buy[-_]?
 
 # Label -> field for the record pairs (lower case, delimiter stripped).
 _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
-    "sku": ("sku", "asin", "item number", "item no", "item no.", "item #", "item", "article number",
-            "art.-nr.", "art.-nr", "art. nr.", "artikelnummer", "artikel-nr.", "référence", "ref",
-            "ref.", "product code", "product id", "商品编号", "货号", "商品编码", "商品货号",
-            "código", "codice", "kod produktu", "šifra", "kód", "cod produs", "код товара",
-            "артикул"),
+    "sku": ("sku", "asin", "item number", "item no", "item no.", "item #", "article number",
+            "art.-nr.", "art.-nr", "art. nr.", "artikelnummer", "artikel-nr.", "bestellnummer",
+            "product code", "product id", "product number", "商品编号", "商品編號", "货号",
+            "商品编码", "商品货号", "商品代码", "código", "código do produto", "id produto",
+            "codice", "codice articolo", "numero oggetto", "numéro de l'objet", "kod produktu",
+            "šifra", "kód", "cod produs", "код", "код товара", "артикул", "상품번호", "référence",
+            "ref", "ref.", "item"),
     "mpn": ("mpn", "manufacturer part number", "part number", "model number",
-            "item model number", "型号", "herstellernummer", "référence fabricant"),
+            "item model number", "herstellernummer", "référence fabricant"),
     "gtin": ("gtin", "gtin13", "gtin-13", "ean", "ean13", "ean-13", "upc", "isbn-13", "isbn13",
              "isbn", "barcode", "条形码", "条码"),
     "brand": ("brand", "品牌", "marke", "marque", "marca", "brand name", "manufacturer",
               "hersteller", "fabricant", "fabricante", "produttore", "producent", "výrobca",
               "proizvođač", "бренд", "производитель", "브랜드", "ブランド"),
 }
+# "SKU MKI6IKW1N4", "Item #418295": an identifier label and its code in one text.
+_ID_TEXT_RE = re.compile(
+    r"^\s*(sku|asin|item\s*#|item\s+no\.?|art\.?-?\s?nr\.?|ean|upc|isbn(?:-1[03])?|mpn|gtin)"
+    r"\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",
+    re.I,
+)
 _PRICE_LABELS = ("price", "价格", "售价", "促销价", "现价", "优惠价", "preis", "prix", "precio",
                  "preço", "prezzo", "cena", "цена", "가격", "価格", "sale price", "our price",
                  "online price", "now")
@@ -226,14 +235,14 @@ def _structured_fields(objects: list[dict], ctx: PageContext) -> dict[str, Any]:
                 out["price"] = parsed.amount
                 out["currencyRaw"] = currency or parsed.currency_raw
                 out["currency"] = currency_code(currency, ctx) if currency else parsed.currency
-        if "availability" not in out:
-            avail = normalize_availability(first_value(offer, "availability"))
-            if avail:
-                out["availability"] = avail
+        # Offers per size/colour: the product is in stock when any offer is.
+        avail = normalize_availability(first_value(offer, "availability"))
+        if avail and out.get("availability") != "InStock":
+            out["availability"] = avail
         for key, names in (("sku", ("sku",)), ("gtin", ("gtin13", "gtin", "gtin12", "gtin14"))):
             if not out.get(key):
                 out[key] = _str(first_value(offer, *names))
-        if "price" in out and "availability" in out:
+        if "price" in out and out.get("availability") == "InStock":
             break
     return {k: v for k, v in out.items() if v}
 
@@ -349,6 +358,24 @@ _STOCK_RE = re.compile(
 )
 
 
+_HIDDEN_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])", re.I)
+
+
+def _hidden(el: HtmlElement) -> bool:
+    """Hidden by the page (templates shops keep for the other stock state)."""
+    node: HtmlElement | None = el
+    for _ in range(4):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        style = (node.get("style") or "").replace(" ", "").lower()
+        if ("display:none" in style or "visibility:hidden" in style
+                or node.get("hidden") is not None or node.get("aria-hidden") == "true"
+                or _HIDDEN_CLASS_RE.search(node.get("class") or "")):
+            return True
+        node = node.getparent()
+    return False
+
+
 def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
@@ -358,13 +385,19 @@ def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     for leaf in leaves:
         if len(leaf) > 80:
             continue
-        if _STOCK_RE.search(leaf) is None:
+        match = _STOCK_RE.search(leaf)
+        if match is None:
             continue
-        out = availability_from_text(leaf) == "OutOfStock"
+        # The phrase must be most of the text: "Out of stock" is a statement,
+        # "Image not available for this colour" is not about stock.
+        if len(match.group(0)) < 0.45 * len(leaf.strip()):
+            continue
         parent = leaf.getparent()
         if parent is not None and leaf.is_text and parent.tag in ("a", "option"):
             continue
-        return "OutOfStock" if out else "InStock"
+        if parent is not None and _hidden(parent):
+            continue
+        return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
     for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
         avail = normalize_availability(link.get("href"))
         if avail:
@@ -379,17 +412,72 @@ def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     return None
 
 
+def _label_rank(name: str, labels: tuple[str, ...]) -> int | None:
+    """Position of a label in a field's list (lower is more specific), None if no match.
+
+    Exact names match first; otherwise a known label ending the name counts
+    ("eBay item number", "Numero oggetto eBay" via its leading words).
+    """
+    key = name.lower().strip()
+    if key in labels:
+        return labels.index(key)
+    for rank, label in enumerate(labels):
+        if len(label) > 3 and (key.endswith(" " + label) or key.startswith(label + " ")):
+            return rank + len(labels)
+    return None
+
+
 def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
+    """sku / mpn / gtin / brand from labelled pairs, the most specific label winning."""
     out: dict[str, str] = {}
     for field_name, labels in _LABEL_FIELDS.items():
+        best: tuple[int, str] | None = None
         for prop in props:
-            if prop["name"].lower() in labels:
-                value = prop["value"]
-                if field_name != "brand":
-                    value = value.split()[0] if value.split() else value
-                out[field_name] = value
-                break
+            if token_count(prop["name"]) > 5:
+                continue
+            rank = _label_rank(prop["name"], labels)
+            if rank is None or (best is not None and rank >= best[0]):
+                continue
+            value = prop["value"]
+            if field_name != "brand":
+                value = value.split()[0] if value.split() else value
+            best = (rank, value)
+        if best is not None:
+            out[field_name] = best[1]
     return out
+
+
+def _identifier_pairs(leaves: list, container_labels: set[str]) -> list[dict[str, str]]:
+    """Identifier labels anywhere on the page (item numbers sit outside spec tables).
+
+    Reads "Label: value" texts, a "Label:" text followed by its value text,
+    and "SKU 123" texts, keeping only labels of the sku/mpn/gtin/brand lists.
+    """
+    found: list[dict[str, str]] = []
+    for i, leaf in enumerate(leaves):
+        if len(leaf) > 80:
+            continue
+        text = " ".join(leaf.split())
+        match = _ID_TEXT_RE.match(text)
+        if match:
+            found.append({"name": match.group(1), "value": match.group(2)})
+            continue
+        label, _, value = text.partition(":") if ":" in text else text.partition("：")
+        if not _ and text.endswith((" -", " #")):
+            label, value = text[:-2], ""
+        elif not _:
+            continue
+        label = label.strip(" #-").lower()
+        if not label or token_count(label) > 5:
+            continue
+        if not any(_label_rank(label, labels) is not None for labels in _LABEL_FIELDS.values()):
+            continue
+        value = value.strip()
+        if not value and i + 1 < len(leaves):
+            value = " ".join(leaves[i + 1].split())
+        if value and len(value) <= 80:
+            found.append({"name": label, "value": value})
+    return found
 
 
 def _byline(leaves: list) -> str | None:
@@ -409,11 +497,30 @@ def _byline(leaves: list) -> str | None:
             continue
         el = leaf.getparent()
         following = (el[0] if len(el) else None) if leaf.is_text else el.getnext()
-        if following is not None and isinstance(following.tag, str):
-            name = _own_text(following)
-            if name and token_count(name) <= 8:
-                return name
+        names = _inline_run(following)
+        if names and token_count(names) <= 30:
+            return names
     return None
+
+
+def _inline_run(el: HtmlElement | None, limit: int = 200) -> str:
+    """Text of ``el`` and its following inline siblings (with tails): "A; B and C"."""
+    parts: list[str] = []
+    size = 0
+    while el is not None and size < limit:
+        if isinstance(el.tag, str):
+            if el.tag in BLOCK_TAGS:
+                break
+            text = el.text_content()
+            parts.append(text)
+            size += len(text)
+        if el.tail:
+            if "\n" in el.tail.strip():
+                break
+            parts.append(el.tail)
+            size += len(el.tail)
+        el = el.getnext()
+    return normalize_space("".join(parts)).strip(" ;,")
 
 
 _QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
@@ -518,7 +625,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
                               leaves)
     props = records.properties
     out["additionalProperties"] = props
-    for key, value in _from_props(props).items():
+    for key, value in _from_props(props + _identifier_pairs(leaves, set())).items():
         if not out.get(key):
             out[key] = value
 
@@ -550,6 +657,10 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
 
     if not out["availability"]:
         out["availability"] = _visible_availability(body, leaves)
+    if not out["availability"] and out["price"]:
+        # A shop shows a price for what it sells; sold-out pages say so, and
+        # that was looked for above. Price without any stock word: in stock.
+        out["availability"] = "InStock"
     if not out["name"]:
         out["name"] = _name_from_page(doc, tree)
     if not out["description"]:
@@ -558,6 +669,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         author = _byline(leaves)
         if author:
             props.append({"name": "author", "value": author})
+    if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
+        # "See more from the brand: Acme" -> "Acme"
+        out["brand"] = re.split(r"[:：]", out["brand"])[-1].strip() or out["brand"]
     if out["price"]:
         out["price"] = normalize_amount(out["price"]) or out["price"]
     for key in FIELDS:
