@@ -70,7 +70,10 @@ _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&)\s*", re
 # Job titles and desks that bylines print next to the names.
 _ROLE_RE = re.compile(
     r"\b(?:writer|editor|editorial|correspondent|reporter|staff|contributor|columnist|bureau"
-    r"|desk|team|journalist|photographer|news service|wire)s?\b",
+    r"|desk|team|journalist|photographer|news service|wire)s?\b"
+    # forum chrome printed in author boxes
+    r"|\b(?:member|posts?|likes?|joined|moderator|administrator|reputation|find|reply|quote)\b"
+    r"|\d+\s*(?:秒|分钟|小时|天|周|个月|月|年)前|[\[\]【】]",
     re.I,
 )
 # Lower-case words allowed inside a name written in Latin script.
