@@ -34,12 +34,20 @@ class Params:
     #: A container inside the region whose text is more than this share link
     #: text is a list of links (related stories, tags, pagination): dropped.
     max_link_density: float = 0.5
+    #: A paragraph is prose that may cite many links (news sites link names
+    #: and sources inline): it is dropped only when nearly all link text.
+    max_paragraph_link_density: float = 0.8
     #: ...unless it is long enough to be prose with many inline citations.
     link_dense_keep_tokens: int = 200
     #: Leading/trailing blocks scoring below this are trimmed off the region
     #: (bylines, share bars, "tags:" rows); inner short blocks (sub-headings)
     #: are kept because they sit between prose.
     edge_min_weight: float = 0.0
+    #: Forum threads (repeated posts found): put the page headline on top,
+    #: since a thread's subject is the first post's title.  Articles: drop
+    #: lines equal to the headline (it is the item's ``headline`` field).
+    thread_headline: bool = True
+    drop_headline: bool = False
     #: Lines this short (tokens) are candidates for the pattern filters.
     short_line_tokens: int = 12
     #: A short line repeated this many times in the region is template text
@@ -93,8 +101,10 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
         if tags[j] in INLINE_TAGS:
             continue
         t = pb.total_tokens[j]
-        if t and t < prm.link_dense_keep_tokens and pb.total_links[j] > prm.max_link_density * t:
-            skip.add(j)
+        if t and t < prm.link_dense_keep_tokens:
+            limit = prm.max_paragraph_link_density if tags[j] == "p" else prm.max_link_density
+            if pb.total_links[j] > limit * t:
+                skip.add(j)
     return skip
 
 
@@ -191,6 +201,35 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
     return kept
 
 
+def _headline(pb: PageBlocks) -> str:
+    """The page headline: the <h1> closest to the <title> (seed 002's idea).
+
+    Sites put their logo in an <h1> too, so among the h1s the one sharing
+    most tokens with the <title> wins; with no <title> the first h1 wins.
+    """
+    title = ""
+    h1s: list[str] = []
+    for i, tag in enumerate(pb.tags):
+        if tag == "title" and not title:
+            title = normalize_space(pb.els[i].text_content())
+        elif tag == "h1" and not pb.dead[i]:
+            text = normalize_space(pb.els[i].text_content())
+            if text:
+                h1s.append(text)
+    if not h1s:
+        return ""
+    if not title:
+        return h1s[0]
+    title_tokens = set(TOKEN_RE.findall(title.lower()))
+
+    def overlap(text: str) -> float:
+        toks = TOKEN_RE.findall(text.lower())
+        return sum(1 for t in toks if t in title_tokens) / max(1, len(toks))
+
+    best = max(h1s, key=overlap)
+    return best if overlap(best) >= 0.5 else ""
+
+
 def extract(doc: Document, **params) -> str:
     """Main text of an article, blog post or forum thread; '' when none."""
     prm = _params(params)
@@ -198,8 +237,24 @@ def extract(doc: Document, **params) -> str:
     if not pb.els:
         return ""
     lines: list[tuple[int, str]] = []
-    for region in pb.expand_repeated(pb.best()):
+    top, run = pb.best_run()
+    regions = pb.expand_repeated(top)
+    if len(regions) == 1 and run is not None:
+        regions = run
+    for region in regions:
         skip = _skipped(pb, region, prm)
         lines.extend(_lines(_segments(pb, region, skip)))
+        if len(regions) > 1:
+            tail = pb.els[region].tail
+            if tail and tail.strip():
+                lines.append((pb.parent[region], normalize_space(tail)))
     lines = _trim_edges(pb, lines, prm)
-    return "\n".join(_pattern_filter([text for _, text in lines], prm))
+    text = _pattern_filter([text for _, text in lines], prm)
+    headline = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ""
+    if headline:
+        if len(regions) > 1:
+            if prm.thread_headline and headline not in text:
+                text.insert(0, headline)
+        elif prm.drop_headline and headline in text:
+            text = [line for line in text if line != headline]
+    return "\n".join(text)

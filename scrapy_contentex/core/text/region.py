@@ -38,7 +38,7 @@ from ..lang import TOKEN_RE
 DEAD_TAGS = frozenset(
     "script style noscript template iframe svg canvas object embed select button "
     "input textarea link meta head title option datalist map area audio video "
-    "source track math".split()
+    "source track math figcaption".split()
 )
 
 # Tags whose text flows inside the enclosing block.  Anything else (including
@@ -105,6 +105,13 @@ class RegionParams:
     #: Hinted siblings sharing a template are judged as one group when there
     #: are at least this many (replies of a thread); fewer are judged alone.
     hint_group_min: int = 3
+    #: A run of children replaces its whole parent only when leaving the
+    #: other children out gains this much: cutting off short trailing
+    #: paragraphs or lists (slightly negative) is not worth it, cutting a
+    #: long list of links is.
+    run_min_gain: float = 100.0
+    #: ...and at least this share of the run's own score.
+    run_min_gain_ratio: float = 0.5
     #: How many levels above the best element to look for repeated posts.
     repeat_levels: int = 4
     #: A sibling with the same tag/class signature counts as a post when its
@@ -283,6 +290,56 @@ class PageBlocks:
             if s >= best_s and not dead[i]:
                 best_i, best_s = i, s
         return best_i
+
+    def best_run(self) -> tuple[int, list[int] | None]:
+        """The best region as (element, run of its children or None for all).
+
+        Articles often put their paragraphs and a long list of "more news"
+        links side by side under one element: no element holds the text
+        without the list.  The maximum-sum run of consecutive children
+        (Kadane's algorithm, one linear pass for all elements) finds the
+        paragraphs and leaves the list out; when the run is every child the
+        element itself is the region.
+        """
+        n = len(self.els)
+        parent, score, weight, dead = self.parent, self.score, self.weight, self.dead
+        cur = [0.0] * n
+        cur_start = [-1] * n
+        best = [float("-inf")] * n
+        best_start = [-1] * n
+        best_end = [-1] * n
+        for c in range(1, n):
+            p = parent[c]
+            if p < 0 or dead[c]:
+                continue
+            if cur[p] <= 0:
+                cur[p], cur_start[p] = score[c], c
+            else:
+                cur[p] += score[c]
+            if cur[p] > best[p]:
+                best[p], best_start[p], best_end[p] = cur[p], cur_start[p], c
+        top, top_value = self.best(), float("-inf")
+        min_gain, ratio = self.params.run_min_gain, self.params.run_min_gain_ratio
+        for a in range(n):
+            if dead[a]:
+                continue
+            # Own text (text between <br>s) cannot be cut into a run: an
+            # element with prose of its own competes as a whole.
+            runnable = best_start[a] >= 0 and weight[a] <= 0
+            gain = best[a] + weight[a] - score[a] if runnable else 0.0
+            ok = gain > min_gain and gain > ratio * (score[a] + gain)
+            value = score[a] + gain if ok else score[a]
+            if value >= top_value:
+                top, top_value = a, value
+        gain = best[top] + weight[top] - score[top]
+        if (best_start[top] < 0 or weight[top] > 0 or gain <= min_gain
+                or gain <= ratio * (score[top] + gain)):
+            return top, None
+        kids = self.children(top)
+        run = [c for c in kids if best_start[top] <= c <= best_end[top] and not dead[c]]
+        if len(run) == len([c for c in kids if not dead[c]]):
+            return top, None
+        return top, run
 
     def subtree_end(self, i: int) -> int:
         """One past the last descendant of ``i`` in document order."""
