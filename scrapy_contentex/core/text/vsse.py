@@ -27,17 +27,42 @@ Linear in page size: one walk for the leaves, the aggregation bounded to the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from ..document import Document
 from ..keywords import hamming, local_tfidf, simhash, words
-from ..lang import normalize_space, punct_count, token_count
+from ..lang import PUNCT_CHARS, TOKEN_RE, is_punct, normalize_space
 from ..structured import meta_tags
 from .common import BLOCK_TAGS, block_text, strip_noise
 
 _BLOCKS = BLOCK_TAGS - {"br"}
+_PUNCT_RE: re.Pattern | None = None
+
+
+def _punct_re() -> re.Pattern:
+    """A character class equal to ``lang.is_punct`` over the BMP, built once.
+
+    Counting with one regex scan is ~10x faster than testing every character
+    in Python, which matters on 20 MB pages.
+    """
+    global _PUNCT_RE
+    if _PUNCT_RE is None:
+        chars = {ch for ch in map(chr, range(0x10000)) if is_punct(ch)} | set(PUNCT_CHARS)
+        _PUNCT_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(chars)) + "]")
+    return _PUNCT_RE
+
+
+def text_length(text: str) -> int:
+    """Words plus CJK characters (``lang.token_count``)."""
+    return len(TOKEN_RE.findall(text))
+
+
+def punct_number(text: str) -> int:
+    """ASCII, CJK and full-width punctuation marks (``lang.punct_count``, BMP)."""
+    return len(_punct_re().findall(text))
 
 
 @dataclass
@@ -92,8 +117,9 @@ class Leaf:
     def __init__(self, element: HtmlElement, text: str) -> None:
         self.element = element
         self.text = text
-        self.length = token_count(text)
-        self.punct = punct_count(text)
+        self.punct = punct_number(text)
+        # vvtc is 0 without punctuation whatever the length: skip counting.
+        self.length = text_length(text) if self.punct else 0
         self.vvtc = 0.0
 
 
