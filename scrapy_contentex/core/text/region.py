@@ -251,7 +251,6 @@ class PageBlocks:
                 tot[p] += tot[i]
                 lnk[p] += lnk[i]
         page_mass = mass[0] if n else 0.0
-        veto = self.params.hint_veto_share * page_mass
         # Hinted siblings built from one template (every reply of a thread
         # marked "comment") are judged together: if together they hold the
         # page's prose, they are the content, whatever their names say.
@@ -261,15 +260,25 @@ class PageBlocks:
             if neg_self[i]:
                 group_mass.setdefault((parent[i], self.signature(i)), []).append(mass[i])
         neg = [False] * n
+        # Mass a hinted element is compared with: the page's, or that of the
+        # nearest hinted ancestor already recognised as content (a reply
+        # "comment-item" holding a "comment" div holding "comment-content").
+        ref = [page_mass] * n
+        share = self.params.hint_veto_share
         min_group = self.params.hint_group_min
         for i in range(n):
             p = parent[i]
+            if p >= 0:
+                ref[i] = ref[p]
             inherited = p >= 0 and neg[p]
             own = False
-            if neg_self[i]:
+            if neg_self[i] and not inherited:
                 group = group_mass[(p, self.signature(i))]
                 held = sum(group) if len(group) >= min_group else mass[i]
-                own = not (page_mass > 0 and held >= veto)
+                vetoed = ref[i] > 0 and held >= share * ref[i]
+                own = not vetoed
+                if vetoed:
+                    ref[i] = mass[i]
             neg[i] = inherited or own
         hint = self.params.hint_factor
         weight = [(w * hint if (neg[i] and w > 0) else w) for i, w in enumerate(base)]
