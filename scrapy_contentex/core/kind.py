@@ -36,6 +36,7 @@ ARTICLE_TYPES = frozenset(
 )
 _CART_RE = re.compile(
     r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
+    r"加入購物車|立即購買|直接購買|放入購物車|我要購買|我要购买|"
     r"warenkorb|ajouter au panier|al carrito|ao carrinho|al carrello|do koszyka|košík|"
     r"košaric|в корзину|장바구니|カートに入れる|winkelwagen|varukorg|în coș|kosárba|"
     r"add[-_]?to[-_]?cart|addtocart|buy[-_]?box",
@@ -83,47 +84,130 @@ def _prose_tokens(body: HtmlElement) -> int:
     return total
 
 
-def product_score(doc: Document) -> float:
-    """Positive for product pages, negative for articles (a sum of signal votes)."""
+_ID_LABEL_RE = re.compile(
+    r"^[\s〈《【(\[]*(sku|asin|isbn(?:-1[03])?|ean|upc|gtin|mpn|model(?: number)?|item (?:number|no\.?|#)|"
+    r"product code|art\.?-?nr\.?|artikelnummer|bestellnummer|référence|código|cod produs|"
+    r"品牌|型号|型號|货号|貨號|商品编号|商品編號|规格|規格|brand|marke|marque|marca|manufacturer|hersteller)"
+    r"\s*(?:[:：#]|$)",
+    re.I,
+)
+
+
+_PRICE_LABEL_RE = re.compile(
+    r"^\s*(售價|價格|特價|優惠價|促銷價|現價|最低價|團購價|售价|价格|特价|优惠价|促销价|现价|团购价|"
+    r"price|our price|sale price|preis|prix|precio|preço|prezzo|cena|цена|가격|価格|販売価格)"
+    r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$",
+    re.I,
+)
+
+
+def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
+    """Short-text evidence of a shop page, from one pass over the text leaves.
+
+    A stock statement ("In stock", "缺货"), the number of identifier labels
+    (SKU:, ISBN:, 品牌：), a price label ("售價", "Price:"), a cart label in
+    any element ("我要購買" on a div) and a text that is only a price
+    ("$2,320", "99元") — the last three for shops whose controls and price
+    elements carry no telling class.
+    """
+    from .product import _STOCK_RE
+    from .records import text_leaves
+
+    stock = False
+    price_label = False
+    short_cart = False
+    short_price = False
+    identifiers = 0
+    for leaf in text_leaves(body):
+        if len(leaf) > 60:
+            continue
+        if not short_cart and len(leaf) < 30:
+            short_cart = bool(_CART_RE.search(leaf))
+        if not short_price and len(leaf) < 24:
+            short_price = bool(_SHORT_PRICE_RE.match(leaf))
+        if not stock:
+            match = _STOCK_RE.search(leaf)
+            stock = bool(match) and len(match.group(0)) >= 0.45 * len(leaf.strip())
+        if _ID_LABEL_RE.match(leaf):
+            identifiers += 1
+        if not price_label and len(leaf) < 30 and _PRICE_LABEL_RE.match(leaf):
+            price_label = True
+    return stock, identifiers, price_label, short_cart, short_price
+
+
+_SHORT_PRICE_RE = re.compile(
+    r"^\s*(?:(?:NT|US|HK|C|A|R)?[$€£¥₹₽₩￥]|RMB|CHF|EUR|USD)\s?\d[\d.,]{0,12}\s*$|"
+    r"^\s*\d[\d.,\s]{0,12}\s?(?:[€£¥₹₽₩]|元|円|원|zł|Kč|kr|Lei|Kn|тг|руб|CHF|EUR)\.?\s*$",
+    re.I,
+)
+
+
+def product_evidence(doc: Document) -> tuple[float, int]:
+    """(score, number of distinct kinds of shop evidence) of a page.
+
+    Score: structured types +-3, product meta price +2, add-to-cart +1.25,
+    a shown price +1, a stock statement +1, identifier labels +1/+1.5, minus
+    a prose penalty (articles are long punctuated paragraphs; product
+    descriptions and reviews are shorter, so the penalty is bounded).
+    """
     tree = doc.tree
     score = 0.0
+    kinds = 0
     vote = _structured_vote(tree)
     score += 3.0 * vote
+    kinds += 2 if vote > 0 else 0
     meta = meta_tags(tree)
     if any(k.startswith(("product:price", "og:price")) for k in meta):
         score += 2.0
+        kinds += 2
     body = tree.find(".//body")
     if body is None:
-        return score
+        return score, kinds
     cart = 0
     prices = 0
-    for el in body.iter():
-        if not isinstance(el.tag, str) or el.tag in ("script", "style"):
-            continue
-        if el.tag in ("button", "input", "a", "form"):
-            label = el.get("value") if el.tag == "input" else normalize_space(el.text_content())[:60]
-            attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
-            if (label and len(label) < 40 and _CART_RE.search(label)) or _CART_RE.search(attrs):
-                cart += 1
-        marks = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
-        if _PRICE_CLASS_RE.search(marks):
-            text = normalize_space(el.text_content())[:60]
-            if _PRICE_TEXT_RE.search(text):
-                prices += 1
-    if cart:
-        score += 1.5
-    if prices:
+    for el in body.iter("button", "input", "a", "form"):
+        label = el.get("value") if el.tag == "input" else normalize_space(el.text_content()[:200])
+        attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
+        if (label and len(label) < 40 and _CART_RE.search(label)) or _CART_RE.search(attrs):
+            cart += 1
+            break
+    for el in body.xpath(".//*[contains(@class, 'price') or contains(@class, 'Price')"
+                         " or contains(@id, 'price') or @itemprop='price']"):
+        text = normalize_space(el.text_content()[:200])[:60]
+        if _PRICE_TEXT_RE.search(text):
+            prices += 1
+            break
+    stock, identifiers, price_label, short_cart, short_price = _text_signals(body)
+    if cart or short_cart:
+        score += 1.25
+        kinds += 1
+    if prices or price_label or short_price:
         score += 1.0
+        kinds += 1
+    if stock:
+        score += 1.0
+        kinds += 1
+    if identifiers:
+        score += 1.0 if identifiers < 3 else 1.5
+        kinds += 1
     prose = _prose_tokens(body)
     if prose > 600:
-        score -= 2.0
+        score -= 1.5
     elif prose > 250:
-        score -= 1.0
-    elif prose < 80:
-        score += 0.5
-    return score
+        score -= 0.75
+    return score, kinds
+
+
+def product_score(doc: Document) -> float:
+    """Positive for product pages, negative for articles (see :func:`product_evidence`)."""
+    return product_evidence(doc)[0]
 
 
 def guess_kind(doc: Document) -> str:
-    """"product" when product signals outweigh article ones, else "article"."""
-    return "product" if product_score(doc) > 1.0 else "article"
+    """"product" when shop signals outweigh prose and at least two kinds agree, else "article".
+
+    One signal alone (a "Buy now" banner on a forum, a price in a news story)
+    is not enough: a wrong "product" guess loses an article's body.
+    """
+    score, kinds = product_evidence(doc)
+    return "product" if score > 1.0 and kinds >= 2 else "article"

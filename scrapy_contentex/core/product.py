@@ -72,6 +72,7 @@ _IN_PHRASES = (
 )
 _CART_RE = re.compile(
     r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
+    r"加入購物車|立即購買|直接購買|放入購物車|"
     r"in den warenkorb|ajouter au panier|añadir al carrito|agregar al carrito|"
     r"adicionar ao carrinho|aggiungi al carrello|do koszyka|v košík|do košíka|"
     r"u košaric|в корзину|장바구니|カートに入れる|in winkelwagen|lägg i varukorg|"
