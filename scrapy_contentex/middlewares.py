@@ -261,7 +261,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             return item
         state.own_items += 1
         if is_item(item):
-            tag_page_type(item, state.label, self._on_untagged)
+            try:
+                tag_page_type(item, state.label, self._on_untagged)
+            except Exception as exc:  # an exotic item type: leave it exactly as it is
+                self._inc("items/untagged")
+                self._log_once("tag_error", logging.INFO,
+                               "contentex: could not tag %s: %r", type(item).__name__, exc)
         return item
 
     def _on_untagged(self, item: Any) -> None:
