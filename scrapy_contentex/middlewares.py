@@ -11,6 +11,7 @@ crawl by page type when asked (both off by default).
 from __future__ import annotations
 
 import logging
+import time
 import weakref
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
@@ -219,7 +220,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
 
     def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
         """Classify before the callback runs so spiders can read the label in meta."""
+        started = time.perf_counter()
         self._states[response] = self._classify(response)
+        if self.stats is not None:
+            total = self.stats.get_value("contentex/classify_time_ms", 0)
+            total += (time.perf_counter() - started) * 1000
+            self.stats.set_value("contentex/classify_time_ms", round(total, 1))
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
@@ -320,6 +326,7 @@ def summary(stats: dict[str, Any]) -> str:
         f"items: {fmt(group('contentex/items/'))}",
         f"failed: {fmt(group('contentex/failed/'))}",
         f"skipped: {fmt(group('contentex/skipped/'))}",
+        f"page type {stats.get('contentex/classify_time_ms', 0):.0f} ms",
         f"extraction {stats.get('contentex/extract_time_ms', 0):.0f} ms",
     ]
     return "; ".join(parts)
