@@ -83,6 +83,14 @@ def has_text(doc: Document) -> bool:
     return any(text.strip() for text in doc.tree.itertext())
 
 
+def _meta(response: Response) -> dict[str, Any]:
+    """response.meta, or a throwaway dict for a response built without a request."""
+    try:
+        return response.meta
+    except AttributeError:
+        return {}
+
+
 def _content_type(response: Response) -> str | None:
     value = response.headers.get("Content-Type")
     if value is None:
@@ -143,8 +151,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
 
     def _skip(self, response: Response, reason: str) -> _State:
         self._inc(f"skipped/{reason}")
-        response.meta[META_SKIPPED] = reason
-        response.meta.pop(META_PAGE_TYPE, None)
+        meta = _meta(response)
+        meta[META_SKIPPED] = reason
+        meta.pop(META_PAGE_TYPE, None)
         self._log_once(f"skip/{reason}", logging.INFO,
                        "contentex: skipping %s (%s)", response.url, reason)
         return _State(None)
@@ -176,10 +185,11 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
                            "contentex: page type failed on %s: %r", response.url, exc)
-        response.meta.pop(META_SKIPPED, None)
-        response.meta[META_PAGE_TYPE] = state.label
+        meta = _meta(response)
+        meta.pop(META_SKIPPED, None)
+        meta[META_PAGE_TYPE] = state.label
         if state.score is not None:
-            response.meta[META_SCORE] = state.score
+            meta[META_SCORE] = state.score
         self._inc(f"pages/{state.label}")
         return state
 
@@ -189,7 +199,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         return self._states.get(response)
 
     def _kind_for(self, response: Response) -> str:
-        meta_kind = response.meta.get(META_KIND)
+        meta_kind = _meta(response).get(META_KIND)
         if meta_kind is None:
             return self.spider_kind
         try:

@@ -210,3 +210,14 @@ def test_exception_inside_decoding_is_a_skip(monkeypatch):
     mw, crawler = make_middleware()
     assert run_middleware(mw, html_response(ARTICLE_EN)) == []
     assert skipped(crawler, "decode") == 1
+
+
+def test_response_without_request(force_page_type):
+    force_page_type("content")
+    mw, crawler = make_middleware()
+    response = HtmlResponse(url="http://example.com/x", body=ARTICLE_EN.encode())
+    (page,) = run_middleware(mw, response)
+    assert page.url == "http://example.com/x"
+    mw2, crawler2 = make_middleware()
+    assert run_middleware(mw2, HtmlResponse(url="http://example.com/y", body=b"")) == []
+    assert skipped(crawler2, "empty") == 1
