@@ -11,7 +11,7 @@ gets a signed weight that combines the seeds' signals:
   menus and tag clouds are not; CJK and full-width marks count),
 * a fixed cost per block, so that many tiny blocks (menus, footers, bylines)
   sum to a negative weight (seed 003's "tags" term),
-* boilerplate class/id vocabulary (nav, footer, share, related, comment...)
+* boilerplate class/id vocabulary (nav, footer, share, related, sidebar...)
   as *soft* evidence: it flips the sign of the block, unless the hinted
   element holds most of the prose of the page (a wrapper named
   "content-with-sidebar" must not kill the article).
@@ -63,12 +63,15 @@ NEGATIVE_WORDS = frozenset(
     "nav navbar navigation menu menubar breadcrumb breadcrumbs crumbs footer foot "
     "sidebar aside widget widgets share sharing social sns related recommend "
     "recommended recommendation promo promotion sponsor sponsored advert advertisement "
-    "ad ads adsense banner comment comments subscribe newsletter signup login register "
+    "ad ads adsense banner subscribe newsletter signup login register "
     "cookie cookies popup modal toolbar topbar masthead copyright disclaimer pagination "
     "pager tags tag tagcloud hot rank ranking trending popular more outbrain taboola "
     "byline author bio dateline meta print email rss skip hidden sronly tooltip "
     "jump links linklist consent gdpr onetrust hide".split()
 )
+# "comment" is deliberately absent: replies are the content of a thread, and
+# measured over all sets, leaving comments to the link/prose signals costs
+# articles far less than hinting them costs forums.
 # Vocabulary that marks the main text; cancels a negative word on the same element.
 POSITIVE_WORDS = frozenset(
     "article content main body entry post text story news detail details "
