@@ -64,7 +64,7 @@ def manifest() -> dict:
 
 def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = False,
           concurrency: int | None = None, loglevel: str = "INFO",
-          start_paths: list[str] | None = None) -> dict:
+          start_paths: list[str] | None = None, overrides: dict[str, str] | None = None) -> dict:
     """Run the demo spider once; return its stats and steering figures."""
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "demo.settings")
     os.environ["CONTENTEX_DEMO_OUTPUT"] = str(output)
@@ -80,6 +80,8 @@ def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = Fals
         settings.update(STEERING)
     if concurrency:
         settings.set("CONCURRENT_REQUESTS", concurrency)
+    for name, value in (overrides or {}).items():
+        settings.set(name, value, priority="cmdline")
 
     expected = manifest()
     wanted = {e["path"] for e in expected["articles"] + expected["products"]}
@@ -164,15 +166,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON line of figures")
     parser.add_argument("--loglevel", default=None,
                         help="Scrapy LOG_LEVEL (default INFO, WARNING with --json)")
+    parser.add_argument("--set", "-s", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a Scrapy setting, like `scrapy crawl -s`")
     parser.add_argument("--compare-steering", action="store_true",
                         help="run twice, with and without steering, and compare requests")
     args = parser.parse_args(argv)
     if args.compare_steering:
         compare_steering(args.output)
         return 0
+    overrides = dict(item.split("=", 1) for item in args.set if "=" in item)
     with serve() as base_url:
         result = crawl(base_url, args.output, addon=not args.no_addon, steer=args.steer,
-                       concurrency=args.concurrency,
+                       concurrency=args.concurrency, overrides=overrides,
                        loglevel=args.loglevel or ("WARNING" if args.json else "INFO"))
     if args.json:
         print(json.dumps(result))
