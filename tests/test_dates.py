@@ -68,19 +68,26 @@ def test_date_from_url():
     assert date_from_url(None) is None
 
 
+def _best_of_three(func) -> float:
+    """Fastest of three runs: other processes on the machine only ever add time."""
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
 @pytest.mark.parametrize(
     "chunk",
     ["1", "2024-", "2024年3", "March ", "8 ", "1:", "2014/3/", "2014-03-08 08:", "12/12/"],
 )
 def test_hostile_input_is_linear(chunk):
-    """200 kB of near-dates must not backtrack: timed against one plain pass over it, same run."""
-    hostile = (chunk * (200_000 // len(chunk)))[:200_000]
-    started = time.perf_counter()
-    sum(1 for ch in hostile if ch.isdigit())
-    one_pass = time.perf_counter() - started
-    started = time.perf_counter()
-    find_dates(hostile, months=True)
-    parse_date(hostile)
-    elapsed = time.perf_counter() - started
-    # Linear regex work is a few Python passes; catastrophic backtracking is millions.
-    assert elapsed < 30 * one_pass
+    """Near-dates must not backtrack: 4x the input costs about 4x the time (quadratic: 16x)."""
+
+    def cost(size: int) -> float:
+        hostile = (chunk * (size // len(chunk) + 1))[:size]
+        return _best_of_three(lambda: (find_dates(hostile, months=True), parse_date(hostile)))
+
+    small, large = cost(25_000), cost(100_000)
+    assert large < 8 * small
