@@ -261,6 +261,13 @@ def heaviest_by_gain(blocks: list[Leaf], shares: dict, penalty: float):
         weight = shares.get(block.element, 1.0) * totals[block.element]
         if weight > best_weight:
             best, best_weight = block.element, weight
+    if best is None:
+        # No block beats the penalty (a page of short texts): the leaf with
+        # the highest NodeImp is the best the seed's Formula 1 can tell.
+        texts = [block for block in blocks if _has_text(block)]
+        if texts:
+            top = max(texts, key=lambda block: block.node_imp)
+            best, best_weight = top.element, top.node_imp
     return best, best_weight
 
 
