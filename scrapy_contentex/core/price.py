@@ -48,11 +48,21 @@ _KRONA_BY_LANG = {"sv": "SEK", "no": "NOK", "nb": "NOK", "nn": "NOK", "da": "DKK
 # ISO codes we accept when a page writes the code itself.
 _ISO_RE = re.compile(r"^[A-Z]{3}$")
 
+def _symbol_pattern(symbol: str) -> str:
+    """A symbol as a regex; Latin-letter codes only as whole words ("Lei", not "Leipzig")."""
+    pattern = re.escape(symbol)
+    if symbol[0].isascii() and symbol[0].isalpha():
+        pattern = r"(?<![A-Za-z])" + pattern
+    if symbol[-1].isascii() and symbol[-1].isalpha():
+        pattern += r"(?![A-Za-z])"
+    return pattern
+
+
 _SYMBOL_RE = re.compile(
     "|".join(
-        re.escape(s)
+        _symbol_pattern(s)
         for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS), key=len, reverse=True)
-        if not s.isalpha() or len(s) > 1
+        if not (len(s) == 1 and s.isascii() and s.isalpha())
     ),
     re.I,
 )
@@ -90,10 +100,10 @@ def currency_code(raw: str | None, context: PageContext | None = None) -> str | 
     key = raw.strip().lower()
     if not key:
         return None
-    if key.upper() == raw.strip() and _ISO_RE.match(raw.strip()):
-        return raw.strip()
     if key in _SYMBOLS:
         return _SYMBOLS[key]
+    if key.upper() == raw.strip() and _ISO_RE.match(raw.strip()):
+        return raw.strip()
     ctx = context or PageContext()
     if key == "$":
         return _DOLLAR_BY_TLD.get(ctx.tld or "", "USD")
@@ -146,12 +156,14 @@ def parse_price(text: str | None, context: PageContext | None = None,
         return ParsedPrice(None, currency_code(currency_hint, context), currency_hint)
     text = text[:200]
     parsed = Price.fromstring(text, currency_hint=currency_hint)
-    raw = parsed.currency
-    if raw is None or currency_code(raw, context) is None:
-        match = _SYMBOL_RE.search(text)
-        if match:
-            raw = match.group(0)
-    if raw is None and currency_hint:
+    # Our symbol table first (whole words for letter codes: "Leipzig" is not
+    # "Lei"); price-parser's own guess only when it is not made of letters.
+    match = _SYMBOL_RE.search(text)
+    if match:
+        raw = match.group(0)
+    elif parsed.currency and not parsed.currency.isalpha() and currency_code(parsed.currency, context):
+        raw = parsed.currency
+    else:
         raw = currency_hint
     amount = normalize_amount(parsed.amount) if parsed.amount is not None else None
     return ParsedPrice(amount, currency_code(raw, context), raw.strip() if raw else None)

@@ -71,7 +71,7 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
 _LABEL_MAX_TOKENS = 6
 _LABEL_MAX_CHARS = 40
 _VALUE_MAX_CHARS = 300
-_SENTENCE_END_RE = re.compile(r"[.!?。！？]\s*$")
+_SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
 
@@ -274,10 +274,12 @@ def viterbi_area(root: HtmlElement, weights: Weights, keep: float = 0.6) -> tupl
         if norm <= 0:
             break
         best_score, best = max(scored, key=lambda sc: sc[0])
-        share = weights.wvc.get(best, 0.0) / parent_weight
+        # The child's share of what the parent hands down (normalised over the
+        # children, and over the parent's own weight when it holds leaves itself).
+        share = best_score / max(norm, transition * parent_weight)
         if share < keep:
             break
-        delta *= best_score / norm
+        delta *= share
         node = best
         path.append(node)
     return node, path
@@ -293,11 +295,16 @@ def _text(el: HtmlElement) -> str:
 
 
 def _ok_name(name: str) -> bool:
-    if not name or len(name) > _LABEL_MAX_CHARS or token_count(name) > _LABEL_MAX_TOKENS:
+    """A label, not a sentence: short, no sentence break inside, no final !/?/。.
+
+    A final '.' is allowed on short names ("Item no.", "Art.-Nr.").
+    """
+    tokens = token_count(name)
+    if not name or len(name) > _LABEL_MAX_CHARS or tokens > _LABEL_MAX_TOKENS or tokens == 0:
         return False
-    if token_count(name) == 0:
+    if _SENTENCE_BREAK_RE.search(name) or name.endswith(("!", "?", "。", "！", "？")):
         return False
-    return not _SENTENCE_END_RE.search(name)
+    return not (name.endswith(".") and tokens >= 4)
 
 
 def _ok_value(value: str) -> bool:

@@ -1,0 +1,74 @@
+"""Prices and currencies: amounts, symbols, codes and page context."""
+
+import pytest
+
+from scrapy_contentex.core.price import (
+    PageContext,
+    context_from,
+    currency_code,
+    normalize_amount,
+    parse_price,
+)
+
+ZH = PageContext(lang="zh", tld="cn")
+JA = PageContext(lang="ja", tld="jp")
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "code", "raw"),
+    [
+        ("¥1,299.00", "1299", "CNY", "¥"),
+        ("99元", "99", "CNY", "元"),
+        ("RMB 45.50", "45.50", "CNY", "RMB"),
+        ("$87.11", "87.11", "USD", "$"),
+        ("US$ 12.50", "12.50", "USD", "US$"),
+        ("1.234,56 €", "1234.56", "EUR", "€"),
+        ("£450.00", "450", "GBP", "£"),
+        ("zł 12,99", "12.99", "PLN", "zł"),
+        ("R$ 1.299,90", "1299.90", "BRL", "R$"),
+    ],
+)
+def test_parse_price_amount_and_currency(text, amount, code, raw):
+    parsed = parse_price(text, ZH if "¥" in text else None)
+    assert parsed.amount == amount
+    assert parsed.currency == code
+    assert parsed.currency_raw == raw
+
+
+def test_yen_sign_follows_page_language():
+    assert parse_price("¥1,280", JA).currency == "JPY"
+    assert parse_price("¥1,280", ZH).currency == "CNY"
+    assert currency_code("￥") == "CNY"  # full-width form is Chinese usage
+
+
+def test_dollar_follows_country_of_domain():
+    assert currency_code("$", context_from("https://shop.example.ca/p/1", None)) == "CAD"
+    assert currency_code("$", context_from("https://shop.example.com/p/1", "en")) == "USD"
+    assert currency_code("C$") == "CAD"
+
+
+def test_iso_codes_pass_through_and_unknowns_are_none():
+    assert currency_code("CHF") == "CHF"
+    assert currency_code("GBP") == "GBP"
+    assert currency_code("bananas") is None
+    assert currency_code("") is None
+
+
+def test_context_from_language_tag_and_url():
+    ctx = context_from("https://www.example.co.jp/item", "ja-JP")
+    assert ctx == PageContext(lang="ja", tld="jp")
+
+
+def test_normalize_amount_plain_decimal_strings():
+    assert normalize_amount("87.110") == "87.11"
+    assert normalize_amount("87.10") == "87.10"
+    assert normalize_amount("450.00") == "450"
+    assert normalize_amount("1E+3") == "1000"
+    assert normalize_amount("abc") is None
+    assert normalize_amount("-5") is None
+
+
+def test_text_without_digits_keeps_hint_currency_only():
+    parsed = parse_price("Call for price", None, "EUR")
+    assert parsed.amount is None
+    assert parsed.currency == "EUR"

@@ -1,0 +1,132 @@
+"""Seed 000 records: characteristic container, WVC weights (Formula 3), Viterbi walk, pairs."""
+
+import math
+
+from scrapy_contentex.core.document import parse_html
+from scrapy_contentex.core.records import (
+    ATTRIBUTE_NAMES,
+    CharacteristicContainer,
+    RecordParams,
+    compute_wvc,
+    extract_records,
+    pairs_from,
+    text_leaves,
+    viterbi_area,
+)
+
+# A small page: a navigation block, a record list and a footer line.
+SMALL = """<html><body>
+<div id="nav"><a>Home</a><a>Books</a><a>Price list</a></div>
+<div id="main">
+  <h1>The Example Book</h1>
+  <ul id="specs">
+    <li>Author: Jane Roe</li>
+    <li>Publisher: Example Press</li>
+    <li>ISBN: 9781234567897</li>
+  </ul>
+</div>
+<div id="foot"><p>Contact: help@example.com</p></div>
+</body></html>"""
+
+
+def _by_id(tree, id_):
+    return tree.xpath(f'//*[@id="{id_}"]')[0]
+
+
+def test_dictionary_covers_english_and_chinese_names():
+    for name in ("brand", "品牌", "price", "价格", "model", "型号", "weight", "重量", "size", "尺寸",
+                 "color", "颜色", "material", "材质", "isbn", "publisher", "出版社", "author", "作者",
+                 "pages", "页数", "publication date", "出版时间", "dimensions", "format", "language"):
+        assert name in ATTRIBUTE_NAMES
+
+
+def test_container_characteristics_and_delimiters():
+    box = CharacteristicContainer(["Vintage"])
+    assert box.characteristics("Publisher: Example Press") == [0, box.index["publisher"]]
+    assert box.characteristics("出版社：人民文学出版社") == [0, box.index["出版社"]]
+    assert box.characteristics("Brand") == [box.index["brand"]]  # label without delimiter
+    assert box.characteristics("We talked about the price of tea today") == []
+    assert box.label_of("Vintage: 1998") == "vintage"  # extra attributes extend the dictionary
+    assert box.is_attribute("Author:")
+
+
+def test_wvc_formula_three_on_a_small_tree():
+    tree = parse_html(SMALL)
+    body = tree.find("body")
+    box = CharacteristicContainer()
+    leaves = text_leaves(body)
+    weights = compute_wvc(body, box, leaves)
+    n_all = len(leaves)
+    assert weights.leaves == n_all == 8
+    specs = _by_id(tree, "specs")
+    # three leaves with a delimiter, and one each for author / publisher / isbn
+    assert weights.counts[specs] == {0: 3, box.index["author"]: 1, box.index["publisher"]: 1,
+                                     box.index["isbn"]: 1}
+    expected = 3 * math.log(n_all / 3) + 3 * (1 * math.log(n_all / 1))
+    assert math.isclose(weights.wvc[specs], expected)
+    # bottom-up: body sums every child, the footer's "Contact:" delimiter included
+    assert weights.counts[body][0] == 4
+    assert _by_id(tree, "nav") not in weights.wvc  # "Price list" is a link text, not a label
+
+
+def test_viterbi_walks_down_to_the_record_list():
+    tree = parse_html(SMALL)
+    body = tree.find("body")
+    weights = compute_wvc(body, CharacteristicContainer())
+    area, path = viterbi_area(body, weights, keep=0.6)
+    assert area is _by_id(tree, "specs")
+    assert [el.get("id") for el in path] == [None, "main", "specs"]
+
+
+def test_viterbi_stops_where_weight_splits():
+    # Two equal record blocks: the walk must stop at their common parent.
+    html = """<html><body><div id="both">
+      <ul><li>Brand: A</li><li>Model: B</li></ul>
+      <ul><li>Color: C</li><li>Weight: D</li></ul>
+    </div></body></html>"""
+    tree = parse_html(html)
+    body = tree.find("body")
+    area, _ = viterbi_area(body, compute_wvc(body, CharacteristicContainer()), keep=0.6)
+    assert area is _by_id(tree, "both")
+
+
+def test_pairs_from_tables_dl_siblings_and_lines():
+    html = """<html><body><div id="r">
+      <table><tr><th>重量</th><td>1.2 kg</td></tr><tr><td>Color</td><td>Red</td></tr></table>
+      <dl><dt>Material</dt><dd>Oak</dd><dt>Size</dt><dd>120 x 60 cm</dd></dl>
+      <p><span class="label">Publisher</span><span>Example Press</span></p>
+      <ul><li><b>ISBN-13:</b> 978-1-23-456789-7</li><li>品牌：华为</li>
+      <li>Note: this sentence is long enough that it should not be a name.</li>
+      <li>This is a sentence. It ends: here</li><li>Empty:</li></ul>
+    </div></body></html>"""
+    tree = parse_html(html)
+    area = _by_id(tree, "r")
+    pairs = {p["name"]: p["value"] for p in pairs_from(area, CharacteristicContainer())}
+    assert pairs["重量"] == "1.2 kg"
+    assert pairs["Color"] == "Red"
+    assert pairs["Material"] == "Oak"
+    assert pairs["Size"] == "120 x 60 cm"
+    assert pairs["Publisher"] == "Example Press"
+    assert pairs["ISBN-13"] == "978-1-23-456789-7"
+    assert pairs["品牌"] == "华为"
+    assert "Empty" not in pairs
+    assert not any(name.startswith("This is a sentence") for name in pairs)
+
+
+def test_extract_records_reads_the_area_and_extra_attributes():
+    html = """<html><body>
+      <div class="menu"><a>Shop</a><a>Help</a></div>
+      <div class="product"><h1>Tea Cup</h1>
+        <div class="specs"><p>Glaze: celadon</p><p>Kiln: Longquan</p><p>Capacity: 200 ml</p></div>
+      </div></body></html>"""
+    result = extract_records(parse_html(html), RecordParams(extra_attributes=["Glaze", "Kiln"]))
+    names = [p["name"] for p in result.properties]
+    assert names == ["Glaze", "Kiln", "Capacity"]
+    assert result.area.get("class") == "specs"
+
+
+def test_records_on_deep_pages_do_not_recurse():
+    html = "<html><body>" + "<div>" * 1500 + "<p>Brand: Deep</p><p>Model: X1</p>" + \
+        "</div>" * 1500 + "</body></html>"
+    result = extract_records(parse_html(html))
+    assert {"name": "Brand", "value": "Deep"} in result.properties

@@ -1,0 +1,107 @@
+"""Structured data readers: JSON-LD (tolerant), microdata / RDFa lite, product meta tags."""
+
+from scrapy_contentex.core.document import parse_html
+from scrapy_contentex.core.structured import (
+    first_value,
+    json_ld_objects,
+    meta_tags,
+    microdata_items,
+    product_meta,
+    types_of,
+)
+
+BROKEN_LD = """<html><head><script type="application/ld+json">
+{"@context": "https://schema.org", "@type": "Product",
+ "name": "Trail Runner
+ Shoe",
+ "offers": {"@type": "Offer", "price": "87.11", "priceCurrency": "USD",},
+}
+</script></head><body></body></html>"""
+
+GRAPH_LD = """<html><head><script type="application/ld+json">
+{"@context": "https://schema.org", "@graph": [
+  {"@type": "WebPage", "name": "page"},
+  {"@type": ["Product"], "name": "茶杯", "sku": "CUP-1",
+   "offers": [{"@type": "Offer", "price": 45, "priceCurrency": "CNY"}]}
+]}</script></head><body></body></html>"""
+
+MICRODATA = """<html><body>
+<div itemscope itemtype="http://schema.org/Product">
+  <h1 itemprop="name">Desk Lamp</h1>
+  <span itemprop="brand" itemscope itemtype="https://schema.org/Brand">
+    <span itemprop="name">Lumo</span></span>
+  <div itemprop="offers" itemscope itemtype="http://schema.org/Offer">
+    <meta itemprop="priceCurrency" content="EUR">
+    <span itemprop="price" content="19.90">19,90 €</span>
+    <link itemprop="availability" href="http://schema.org/InStock">
+  </div>
+  <img itemprop="image" src="/lamp.jpg">
+</div>
+<div vocab="http://schema.org/" typeof="Product">
+  <span property="name">Chair</span>
+  <meta property="og:title" content="not an RDFa property">
+</div>
+</body></html>"""
+
+
+def test_json_ld_tolerates_raw_newlines_and_trailing_commas():
+    objects = json_ld_objects(parse_html(BROKEN_LD))
+    product = next(o for o in objects if "Product" in types_of(o))
+    assert product["name"].split() == ["Trail", "Runner", "Shoe"]
+    assert product["offers"]["price"] == "87.11"
+
+
+def test_json_ld_graph_is_flattened():
+    objects = json_ld_objects(parse_html(GRAPH_LD))
+    assert {"WebPage", "Product", "Offer"} <= set().union(*(types_of(o) for o in objects))
+    product = next(o for o in objects if "Product" in types_of(o))
+    assert first_value(product, "sku") == "CUP-1"
+
+
+def test_microdata_nests_items_and_reads_values_by_tag():
+    items = microdata_items(parse_html(MICRODATA))
+    product = items[0]
+    assert types_of(product) == {"Product"}
+    assert first_value(product, "name") == "Desk Lamp"
+    brand = first_value(product, "brand")
+    assert first_value(brand, "name") == "Lumo"
+    offer = first_value(product, "offers")
+    assert first_value(offer, "price") == "19.90"  # content attribute wins over text
+    assert first_value(offer, "availability") == "http://schema.org/InStock"
+    assert first_value(product, "image") == "/lamp.jpg"
+
+
+def test_rdfa_lite_properties_but_not_opengraph_names():
+    items = microdata_items(parse_html(MICRODATA))
+    chair = items[1]
+    assert first_value(chair, "name") == "Chair"
+    assert "og:title" not in chair
+
+
+def test_microdata_absent_gives_empty_list():
+    assert microdata_items(parse_html("<html><body><p>plain</p></body></html>")) == []
+
+
+def test_product_meta_reads_opengraph_catalog_tags():
+    tree = parse_html(
+        '<html><head><meta property="og:type" content="product">'
+        '<meta property="product:price:amount" content="1299.00">'
+        '<meta property="product:price:currency" content="CNY">'
+        '<meta property="product:brand" content="华为">'
+        '<meta property="og:title" content="Phone">'
+        "</head><body></body></html>"
+    )
+    found = product_meta(tree)
+    assert found["price"] == "1299.00"
+    assert found["currency"] == "CNY"
+    assert found["brand"] == "华为"
+    assert found["type"] == "product"
+    assert meta_tags(tree)["og:title"] == "Phone"
+
+
+def test_deep_microdata_does_not_recurse():
+    html = ('<html><body><div itemscope itemtype="http://schema.org/Product">'
+            + "<div>" * 1500 + '<span itemprop="name">Deep</span>' + "</div>" * 1500
+            + "</div></body></html>")
+    items = microdata_items(parse_html(html))
+    assert items and first_value(items[0], "name") == "Deep"
