@@ -77,3 +77,20 @@ def test_strip_site_name_keeps_hyphenated_words_and_korean():
     assert strip_site_name("엘제이-류화영 진흙탕 싸움, 이유 - Entermedia") == "엘제이-류화영 진흙탕 싸움, 이유"
     assert strip_site_name("No separators here") == "No separators here"
     assert strip_site_name("标题很长的一篇新闻报道-大河网", ["标题很长的一篇新闻报道"]) == "标题很长的一篇新闻报道"
+
+
+def test_site_name_heading_is_skipped_using_host_and_og_site_name():
+    html = (
+        "<html><head><title>kernel compile error changelog - Debian User Forums</title></head>"
+        "<body><h1>Debian User Forums</h1><h2>Board index</h2><h3>kernel compile error changelog</h3>"
+        "</body></html>"
+    )
+    assert extract_title(Document(html, url="https://forums.debian.net/viewtopic.php?t=1")) == (
+        "kernel compile error changelog"
+    )
+    html = (
+        '<html><head><meta property="og:site_name" content="Daily Planet">'
+        "<title>Daily Planet | Quiet week ahead</title></head>"
+        "<body><h1>Daily Planet</h1><p>Text</p></body></html>"
+    )
+    assert extract_title(Document(html)) == "Quiet week ahead"

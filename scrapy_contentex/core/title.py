@@ -22,7 +22,8 @@ Improvements over the seed, kept because they are general:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -116,7 +117,16 @@ def segments(title: str) -> list[str]:
     return [p.strip() for p in SEPARATOR_RE.split(title) if p and p.strip()]
 
 
-def strip_site_name(title: str, references: Iterable[str] = ()) -> str:
+SitePredicate = Callable[[str], bool]
+
+
+def _never(text: str) -> bool:
+    return False
+
+
+def strip_site_name(
+    title: str, references: Iterable[str] = (), is_site: SitePredicate = _never
+) -> str:
     """Remove " - Site", "Site | ", "_新浪网" parts from a page title.
 
     The segment (or run of adjacent segments) closest to one of the references
@@ -129,7 +139,7 @@ def strip_site_name(title: str, references: Iterable[str] = ()) -> str:
     if len(parts) <= 1:
         return title
     refs = [r for r in references if r]
-    headline_like = set(_headline_segments(title))
+    headline_like = set(_headline_segments(title, is_site))
     spans = [
         (i, j)
         for i in range(len(parts))
@@ -145,7 +155,8 @@ def strip_site_name(title: str, references: Iterable[str] = ()) -> str:
                 best, best_sim = _rejoin(title, parts[i], parts[j - 1]), sim
         if best is not None and best_sim >= MIN_SIMILARITY:
             return best
-    return max(parts, key=lambda p: (token_count(p), -parts.index(p)))
+    pool = [p for p in parts if not is_site(p)] or parts
+    return max(pool, key=lambda p: (token_count(p), -parts.index(p)))
 
 
 def _rejoin(title: str, first: str, last: str) -> str:
@@ -215,7 +226,7 @@ def id_class_title(tree: HtmlElement) -> str | None:
     return None
 
 
-def _headline_segments(title: str) -> list[str]:
+def _headline_segments(title: str, is_site: SitePredicate = _never) -> list[str]:
     """Segments long enough to be the headline part (site names are the short ones).
 
     Matching a heading against a short "Site" segment would pick the logo
@@ -225,12 +236,15 @@ def _headline_segments(title: str) -> list[str]:
     parts = segments(title)
     if len(parts) <= 1:
         return []
+    parts = [p for p in parts if not is_site(p)] or parts
     sizes = [token_count(p) for p in parts]
     top = max(sizes)
     return [p for p, n in zip(parts, sizes, strict=True) if n * 2 >= top]
 
 
-def choose_heading(candidates: list[tuple[int, str]], references: list[str]) -> tuple[str, float] | None:
+def choose_heading(
+    candidates: list[tuple[int, str]], references: list[str], is_site: SitePredicate = _never
+) -> tuple[str, float] | None:
     """The heading at minimum edit distance from a reference (seed Algorithm 2).
 
     Each reference is compared whole and by its separator segments, so a
@@ -242,11 +256,13 @@ def choose_heading(candidates: list[tuple[int, str]], references: list[str]) -> 
     variants: list[str] = []
     for ref in references:
         variants.append(ref)
-        variants.extend(_headline_segments(ref))
+        variants.extend(_headline_segments(ref, is_site))
     variants = list(dict.fromkeys(v for v in variants if v))
     best: tuple[float, int, int, str] | None = None
     floor = MIN_SIMILARITY / 2  # anything below cannot matter: it loses to the fallbacks
     for order, (level, text) in enumerate(candidates):
+        if is_site(text):
+            continue  # the logo heading matches the site-name part of <title>
         sim = 0.0
         for variant in variants:
             sim = max(sim, similarity(text, variant, max(floor, sim)))
@@ -254,8 +270,62 @@ def choose_heading(candidates: list[tuple[int, str]], references: list[str]) -> 
         if best is None or key[:3] > best[:3]:
             best = key
             floor = max(floor, sim)
-    assert best is not None
-    return best[3], best[0]
+    return (best[3], best[0]) if best else None
+
+
+# Host labels that say nothing about the site's name.
+_GENERIC_LABELS = frozenset(
+    "www m mobile wap bbs forum forums blog blogs news en zh cn home web www2 amp "
+    "com net org gov edu info biz co ac".split()
+)
+
+
+def site_names(tree: HtmlElement, meta: dict[str, str]) -> list[str]:
+    """Names the page gives its site: og:site_name, application-name, JSON-LD WebSite/publisher."""
+    names = [meta.get(k, "") for k in ("og:site_name", "application-name", "apple-mobile-web-app-title")]
+    for obj in json_ld_objects(tree):
+        kinds = types_of(obj)
+        if kinds & {"WebSite", "Organization", "NewsMediaOrganization"}:
+            names.append(obj.get("name") if isinstance(obj.get("name"), str) else "")
+        publisher = obj.get("publisher")
+        if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
+            names.append(publisher["name"])
+    return list(dict.fromkeys(normalize_space(n) for n in names if n and normalize_space(n)))
+
+
+def host_label(url: str | None) -> str | None:
+    """The distinctive label of the URL's host: forums.debian.net -> 'debian'."""
+    if not url:
+        return None
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return None
+    labels = [x for x in host.lower().split(".") if x]
+    while labels and (len(labels[-1]) <= 3 or labels[-1] in _GENERIC_LABELS):
+        labels.pop()
+    labels = [x for x in labels if x not in _GENERIC_LABELS]
+    return labels[-1] if labels and len(labels[-1]) >= 4 else None
+
+
+def site_predicate(names: list[str], host: str | None) -> SitePredicate:
+    """A test for "this text is the site's name", from declared names and the host.
+
+    A short text that starts or ends with the host label ("Debian User Forums"
+    on forums.debian.net) or that matches a declared site name is the site,
+    not the article.
+    """
+    keys = [_key(n) for n in names if _key(n)]
+
+    def is_site(text: str) -> bool:
+        key = _key(text)
+        if not key:
+            return False
+        if any(key == k or similarity(key, k, 0.8) >= 0.8 for k in keys):
+            return True
+        return bool(host) and token_count(text) <= 5 and (key.startswith(host) or key.endswith(host))
+
+    return is_site
 
 
 def extract_title(doc: Document) -> str | None:
@@ -266,9 +336,10 @@ def extract_title(doc: Document) -> str | None:
     social = [normalize_space(meta.get(k, "")) for k in ("og:title", "twitter:title")]
     ld = structured_headline(tree)
     references = [r for r in (ld, *social, raw_title) if r]
+    is_site = site_predicate(site_names(tree, meta), host_label(doc.url))
 
     candidates = headings(tree)
-    chosen = choose_heading(candidates, references)
+    chosen = choose_heading(candidates, references, is_site)
     if chosen and chosen[1] >= MIN_SIMILARITY:
         return chosen[0]
 
@@ -276,10 +347,10 @@ def extract_title(doc: Document) -> str | None:
     # only when the <title> or a heading confirms a shorter form.
     heading_texts = [t for _, t in candidates]
     for value in (ld, *social):
-        if value and _plausible(value):
-            return strip_site_name(value, heading_texts) if len(segments(value)) > 1 else value
+        if value and _plausible(value) and not is_site(value):
+            return strip_site_name(value, heading_texts, is_site) if len(segments(value)) > 1 else value
     if raw_title and _plausible(raw_title):
-        return strip_site_name(raw_title, heading_texts)
+        return strip_site_name(raw_title, heading_texts, is_site)
     fallback = id_class_title(tree)
     if fallback:
         return fallback
