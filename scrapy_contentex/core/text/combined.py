@@ -63,6 +63,25 @@ _COPYRIGHT_RE = re.compile(
 _DATE_RE = re.compile(
     r"(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(:\d{2})?)"
 )
+# Words that surround a timestamp or byline and carry no content.
+_DATE_WORDS_RE = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
+    r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(am|pm|gmt|utc|[a-z]st|[a-z]dt)\b|"
+    r"\b(published|updated|posted|modified|last|first|on|at|by|date|time|edited|ago|"
+    r"minutes?|hours?|days?|weeks?|months?|years?)\b|"
+    r"\d+|发布|发表|时间|日期|更新|于|前|年|月|日|号|分钟|小时|天",
+    re.I,
+)
+# A line made only of these is a widget label, not text.
+_UI_WORDS = frozenset(
+    "close caption share tweet email print advertisement ad comments comment reply quote "
+    "report like likes top back next previous prev menu search subscribe login log in "
+    "sign up more read view image photo video loading 分享 回复 举报 引用 收藏 点赞 返回 顶部 "
+    "打印 关闭 更多".split()
+)
+# "July 26, 2018" alone: forum truths keep such lines, article truths do not;
+# measured, dropping them costs threads more than it buys articles.
+_MONTH_YEAR = False
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
 
@@ -194,11 +213,22 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
                 continue
             if _IP_RE.search(line):
                 continue
-            stripped = _DATE_RE.sub("", line)
-            if _DATE_RE.search(line) and len(TOKEN_RE.findall(stripped)) <= 3:
+            if _is_timestamp(line):
+                continue
+            words = TOKEN_RE.findall(line.lower())
+            if words and all(w in _UI_WORDS for w in words) and n <= 3:
                 continue
         kept.append(line)
     return kept
+
+
+def _is_timestamp(line: str) -> bool:
+    """A short line that is a date/time with at most a couple of other words."""
+    has_date = _DATE_RE.search(line) or (_MONTH_YEAR and re.search(r"\b(19|20)\d{2}\b", line))
+    if not has_date:
+        return False
+    rest = _DATE_WORDS_RE.sub(" ", _DATE_RE.sub(" ", line))
+    return len(TOKEN_RE.findall(rest)) <= 2
 
 
 def _headline(pb: PageBlocks) -> str:
