@@ -171,6 +171,10 @@ def _names(value) -> set[str]:
     return {n.casefold() for v in values for n in _NAME_SPLIT.split(v) if n}
 
 
+def _alnum(text: str | None) -> str:
+    return re.sub(r"\W+", "", text or "").casefold()
+
+
 def _truth_date(value: str | None) -> tuple[str, int] | None:
     """Truth date as (prefix to compare, precision in parts): '2005-5-7 21:23' -> ('2005-05-07', 3)."""
     if not value:
@@ -189,6 +193,7 @@ def metadata_rows(set_name: str, pages: list[tuple[dict, str]]) -> tuple[list[li
 
     found = {"headline": 0, "datePublished": 0, "authors": 0, "inLanguage": 0, "description": 0}
     date_n = date_hit = date_found = author_n = author_exact = author_overlap = errors = 0
+    in_body = 0
     started = time.perf_counter()
     for record, html in pages:
         try:
@@ -198,6 +203,8 @@ def metadata_rows(set_name: str, pages: list[tuple[dict, str]]) -> tuple[list[li
             continue
         for key in found:
             found[key] += bool(meta.get(key))
+        headline_key = _alnum(meta.get("headline"))
+        in_body += bool(headline_key) and headline_key in _alnum(record.get("body"))
         truth = _truth_date(record.get("date"))
         if truth:
             date_n += 1
@@ -211,7 +218,7 @@ def metadata_rows(set_name: str, pages: list[tuple[dict, str]]) -> tuple[list[li
             author_overlap += bool(gold & pred)
     seconds = time.perf_counter() - started
     n = len(pages) or 1
-    row = [set_name, len(pages), *(v / n for v in found.values())]
+    row = [set_name, len(pages), *(v / n for v in found.values()), in_body / n]
     row += [f"{date_hit}/{date_n}" if date_n else "-", f"{date_found}/{date_n}" if date_n else "-"]
     row += [f"{author_exact}/{author_n}" if author_n else "-",
             f"{author_overlap}/{author_n}" if author_n else "-", errors]
@@ -302,10 +309,15 @@ def main(argv: list[str] | None = None) -> int:
     _speed_table(results, done_sets)
     if meta_rows:
         print_table(
-            ["set", "pages", "headline", "date", "authors", "lang", "descr",
+            ["set", "pages", "headline", "date", "authors", "lang", "descr", "headline in body",
              "date ok", "date found", "author =", "author ~", "errors"],
             meta_rows,
             title="metadata: share of pages with each field; date/author vs truth where given",
+        )
+        print(
+            "headline in body: the headline is printed in the truth body (only a proxy: some sets'\n"
+            "bodies leave the headline out). date ok: same day (or month/year, at the truth's\n"
+            "precision). author =: same set of names; author ~: at least one name in common."
         )
         print_table(["set", "pages/s"], meta_speed, title="metadata speed")
     print(f"end: peak RSS {rss_mb():.0f} MB")
