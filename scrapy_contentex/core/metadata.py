@@ -95,6 +95,8 @@ _ZH_AUTHOR = re.compile(
     rf"|(?P<glued>{_ZH_LIST})(?=[/／)）]))",
     re.M,
 )
+_ZH_POSTER_CUE = re.compile(r"发表于|發表於|写于|寫於|张贴")
+_ZH_ANY_LABEL = re.compile(r"作\s?者|撰\s?文|执\s?笔|口\s?述|记\s?者|記\s?者|实习生|文|编|編|发表于|發表於|写于|寫於|张贴")
 _ZH_POSTER = re.compile(
     rf"(?:^|[\s|｜])由?{_ZH_NAMES}[ \t\u3000]{{0,3}}(?:发表于|發表於|写于|寫於|张贴)", re.M
 )
@@ -425,6 +427,9 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
     editors (责任编辑), who are only a fallback: many Chinese portals name the
     editor and nobody else.
     """
+    if not _ZH_ANY_LABEL.search(text):
+        return []  # cheap exit for pages in other languages
+    posters = bool(_ZH_POSTER_CUE.search(text))
     span = _title_span(text, headline)
     start = max(0, span[0] - BEFORE_TITLE) if span else 0
     near = text[start:(span[1] if span else 0) + AFTER_TITLE]
@@ -433,6 +438,8 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
         (_ZH_AUTHOR, near), (_ZH_POSTER, near), (_ZH_AUTHOR, rest), (_ZH_POSTER, rest),
         (_ZH_EDITOR, rest),
     ):
+        if regex is _ZH_POSTER and not posters:
+            continue
         pieces: list[str] = []
         last_end = -1
         for match in regex.finditer(window):
