@@ -48,6 +48,8 @@ INLINE_TAGS = frozenset(
     "nobr q rp rt ruby s samp small span strike strong sub sup time tt u var wbr".split()
 )
 
+CELL_TAGS = frozenset(("td", "th"))
+
 # Sentence punctuation (ASCII, CJK/full-width, Arabic, Devanagari, Armenian,
 # Ethiopic, ...): the signal that text is prose.
 PUNCT_RE = re.compile(
@@ -94,6 +96,10 @@ class RegionParams:
     block_cost: float = 4.0
     #: Each token of link text costs this much (seed 001: link text is noise).
     link_penalty: float = 1.5
+    #: Share of the block cost a table cell pays: a data table is many short
+    #: unpunctuated cells that are content all the same (standings, stats);
+    #: link-filled layout cells still lose through the link penalty.
+    cell_cost_factor: float = 0.0
     #: Multiplier for unpunctuated text; punctuated prose gets up to 1.0.
     unpunctuated_factor: float = 0.35
     #: Punctuation marks per token that count as fully "prose-like"; English
@@ -237,7 +243,8 @@ class PageBlocks:
         density = self.punct[i] / t
         prose = min(1.0, density / prm.prose_punct_ratio)
         factor = prm.unpunctuated_factor + (1.0 - prm.unpunctuated_factor) * prose
-        return plain * factor - prm.link_penalty * self.link[i] - prm.block_cost
+        cost = prm.block_cost * (prm.cell_cost_factor if self.tags[i] in CELL_TAGS else 1.0)
+        return plain * factor - prm.link_penalty * self.link[i] - cost
 
     def _weigh(self) -> None:
         n = len(self.els)
