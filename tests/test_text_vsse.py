@@ -14,6 +14,7 @@ from scrapy_contentex.core.text.vsse import (
     extract,
     page_summary,
     path_tags,
+    prune_link_blocks,
     punct_number,
     refine,
     select_seeds,
@@ -209,3 +210,21 @@ def test_defaults_and_unknown_parameters():
     assert p.T2 == 3 and p.refine == "off"
     with pytest.raises(TypeError):
         extract(Document(ARTICLE_EN), nope=1)
+
+
+def test_top_k_adds_the_best_leaves_as_seeds():
+    _, leaves = _leaves(SMALL)
+    assert len(select_seeds(leaves, 0.99, 100, top_k=3)) == 3
+    assert len(select_seeds(leaves, 0.99, 100, top_k=10)) == 3  # no vvtc, no seed
+
+
+def test_link_blocks_inside_the_area_are_pruned():
+    root = parse_html(
+        "<html><body><div id='area'><p>Real text, with <a href='/'>a link</a> inside.</p>"
+        "<ul><li><a href='/1'>Related one</a></li><li><a href='/2'>Related two</a></li></ul>"
+        "<div>Read more: <a href='/3'>a much longer related headline here</a></div>"
+        "</div></body></html>"
+    )
+    area = root.get_element_by_id("area")
+    prune_link_blocks(area, 0.7)
+    assert area.text_content() == "Real text, with a link inside."

@@ -12,7 +12,9 @@ Three phases, as in the seed:
    of the seeds are aggregated by their longest common prefix; the subtree at
    the end of that prefix is the content area. Paths are paths of *nodes*, not
    of tag names, so the prefix ends at one element (the seeds' lowest common
-   ancestor) rather than at every element sharing a tag-name path.
+   ancestor) rather than at every element sharing a tag-name path. By
+   default the prefix is taken over 70% of the seeds rather than all of them
+   (``coverage``), so one stray seed cannot widen the area to the whole page.
 3. Content semantics (section 4.4, Formula 4). Each paragraph of the area is
    summarised by the TF-IDF weights of its keywords (jieba for Chinese, words
    with a stopword list elsewhere; N = paragraphs of the area, L a constant),
@@ -20,6 +22,10 @@ Three phases, as in the seed:
    title + meta description exceeds T2 are noise. Implemented as published
    (``refine="all"``) but off by default: measured, it has no signal at the
    paragraph level (see :class:`Params`).
+
+Not in the seed: blocks of the area that are mostly link text are dropped
+before phase 3 (``max_link_share``), the cheap general signal the seed's
+paragraph-level SimHash turned out not to provide.
 
 Linear in page size: one walk for the leaves, the aggregation bounded to the
 ``max_seeds`` best seeds, keywords bounded per paragraph.
@@ -91,6 +97,13 @@ class Params:
         separates the two (at T2 = 32 precision is still no better than
         with the step off). Paragraphs share too few keywords with a title.
     max_seeds: bound on seeds aggregated (the best by vvtc), for huge pages.
+    top_k: also keep the k best leaves by vvtc as seeds (the seed's other
+        rule, "top-k nodes"); 0 (off) measured best: more seeds widen the
+        area and cost more precision than they bring recall.
+    max_link_share: not in the seed. Blocks of the area whose text is more
+        than this share link text (menus, related-article lists inside the
+        article container) are dropped; 1.0 turns it off. Measured F1 gain at
+        0.7: +0.004 en, +0.015 zh, +0.022 multi, +0.009 forums.
     coverage, mass: see :func:`content_area`; coverage 1.0 is the seed's
         aggregation (the common prefix of *all* seeds). 0.7 with one unit of
         mass per seed measured best: a stray seed outside the article no
@@ -105,6 +118,8 @@ class Params:
     leaf: str = "text"
     refine: str = "off"
     max_seeds: int = 200
+    max_link_share: float = 0.7
+    top_k: int = 0
     coverage: float = 0.7
     mass: str = "count"
 
@@ -176,15 +191,26 @@ def score_vvtc(leaves: list[Leaf]) -> float:
     return best
 
 
-def select_seeds(leaves: list[Leaf], t1: float, max_seeds: int) -> list[Leaf]:
-    """Leaves with vvtc / max >= T1 (at most ``max_seeds``, the best), in document order."""
+def select_seeds(leaves: list[Leaf], t1: float, max_seeds: int, top_k: int = 0) -> list[Leaf]:
+    """Seeds in document order: vvtc / max >= T1, plus the ``top_k`` best by vvtc.
+
+    The seed offers both rules ("the top-k nodes can be kept"); taking the
+    union keeps the T1 rule and guarantees a handful of seeds, so one very
+    long stray paragraph cannot be the only witness. At most ``max_seeds``
+    (the best) are kept; leaves without punctuation never are.
+    """
     best = score_vvtc(leaves) if leaves else 0.0
     if best <= 0:
         return []
-    kept = [i for i, leaf in enumerate(leaves) if leaf.vvtc >= t1 * best]
-    if len(kept) > max_seeds:
-        kept = sorted(sorted(kept, key=lambda i: -leaves[i].vvtc)[:max_seeds])
-    return [leaves[i] for i in kept]
+    kept = {i for i, leaf in enumerate(leaves) if leaf.vvtc >= t1 * best}
+    if top_k or len(kept) > max_seeds:
+        ranked = sorted(
+            (i for i, leaf in enumerate(leaves) if leaf.vvtc > 0), key=lambda i: -leaves[i].vvtc
+        )
+        kept.update(ranked[:top_k])
+        if len(kept) > max_seeds:
+            kept = set(sorted(kept, key=lambda i: -leaves[i].vvtc)[:max_seeds])
+    return [leaves[i] for i in sorted(kept)]
 
 
 def tag_path(element: HtmlElement) -> list[HtmlElement]:
@@ -271,6 +297,45 @@ def _majority_node(seeds: list[Leaf], coverage: float, mass: str) -> HtmlElement
     return best
 
 
+def prune_link_blocks(area: HtmlElement, max_link_share: float) -> None:
+    """Drop blocks of the area whose text is mostly link text (menus, related links).
+
+    Counts are summed bottom-up in one pass (reverse document order), then
+    the outermost blocks over the limit are removed, tails kept.
+    """
+    nodes = list(area.iter())
+    totals: dict[HtmlElement, list[int]] = {}
+    for node in reversed(nodes):
+        count = totals.setdefault(node, [0, 0])
+        if isinstance(node.tag, str) and node.text:
+            n = text_length(node.text)
+            count[0] += n
+            if node.tag == "a":
+                count[1] += n
+        if node is not area:
+            parent = node.getparent()
+            up = totals.setdefault(parent, [0, 0])
+            up[0] += count[0]
+            up[1] += count[1] if node.tag != "a" else count[0]
+            if node.tail:
+                up[0] += text_length(node.tail)
+    doomed = []
+    skip: set = set()
+    for node in nodes:
+        if node is area or not isinstance(node.tag, str) or node.tag not in _BLOCKS:
+            continue
+        parent = node.getparent()
+        if parent in skip:
+            skip.add(node)
+            continue
+        total, links = totals[node]
+        if total and links > max_link_share * total:
+            doomed.append(node)
+            skip.add(node)
+    for node in doomed:
+        node.drop_tree()
+
+
 def page_summary(doc: Document) -> str:
     """Title + meta description: the text the paragraphs are compared with (section 4.4)."""
     try:
@@ -314,10 +379,12 @@ def extract(doc: Document, **params) -> str:
     body = tree.find("body")
     root = body if body is not None else tree
     leaves = block_leaves(root) if p.leaf == "block" else text_leaves(root)
-    seeds = select_seeds(leaves, p.T1, p.max_seeds)
+    seeds = select_seeds(leaves, p.T1, p.max_seeds, p.top_k)
     area = content_area(seeds, p.coverage, p.mass)
     if area is None:
         return ""
+    if p.max_link_share < 1.0:
+        prune_link_blocks(area, p.max_link_share)
     paragraphs = block_text(area).split("\n")
     if p.refine == "off":
         return "\n".join(paragraphs)
