@@ -32,20 +32,32 @@ from lxml.html import HtmlElement
 
 from ..document import Document
 from ..lang import normalize_space, punct_count, tokens
-from .common import block_text
+from .common import BLOCK_TAGS
 from .preprocess import preprocess
 
 
 @dataclass
 class Params:
-    """TWCEM parameters, paper defaults (news and CleanEval: δ1=4, δ2=1, δ3=2)."""
+    """TWCEM parameters.
+
+    The paper tunes δ1, δ2, δ3 over 1..9 and reports δ1=4, δ2=1, δ3=2 for news
+    and CleanEval (δ1=2, δ2=1, δ3=1 for microblogs).  On our development sets
+    (rows as tree blocks, token counts, link-heavy rows dropped) δ1=4 and
+    δ2=1 are confirmed, but δ3=1 beats δ3=2 on every set (mean F1 0.844 vs
+    0.834; δ3=2 cuts real opening and closing paragraphs that share only one
+    word with the title), so δ3 defaults to 1.  ``max_link_share`` is our
+    addition (0.5 measured best; 1.0 reproduces the paper): mean F1 0.834 vs
+    0.793 at δ3=2, mostly precision on link-rich portal pages.
+    """
 
     #: δ1: minimum length (tokens) of a row to be a Cblock.
     delta1: int = 4
     #: δ2: minimum number of punctuation marks in a Cblock.
     delta2: int = 1
-    #: δ3: minimum LCS (tokens) with the title for the start/end rows.
-    delta3: int = 2
+    #: δ3: minimum LCS (tokens) with the title for the start/end rows (paper: 2).
+    delta3: int = 1
+    #: Rows with a larger share of tokens inside links are dropped (ours; 1.0 = off).
+    max_link_share: float = 0.5
     #: Run the shared preprocessing (forms, scripts, hidden, statements).
     preprocess: bool = True
 
@@ -73,15 +85,67 @@ def page_title(doc: Document) -> str:
     return normalize_space(el.text_content()) if el is not None else ""
 
 
-def ctext_rows(root: HtmlElement) -> list[str]:
-    """Ctext: the page's visible text rows, one per block."""
+def ctext_rows(root: HtmlElement) -> list[tuple[str, float]]:
+    """Ctext: the page's visible text rows, one per block, with their link share.
+
+    A row ends at every block element and ``<br>`` (the seed's ``\n`` on a
+    page whose source is not pretty-printed).  The share of a row's tokens
+    that sit inside links is kept for the optional link filter.
+    """
     body = root.find("body")
-    return block_text(body if body is not None else root).split("\n")
+    start = body if body is not None else root
+    rows: list[tuple[str, float]] = []
+    parts: list[str] = []
+    link_parts: list[str] = []
+
+    def flush() -> None:
+        text = normalize_space("".join(parts))
+        if text:
+            n = len(tokens(text))
+            linked = len(tokens("".join(link_parts)))
+            rows.append((text, min(1.0, linked / n) if n else 0.0))
+        parts.clear()
+        link_parts.clear()
+
+    # (element, entering?, inside-a-link?) triples: an explicit post-order walk.
+    stack: list[tuple[HtmlElement, bool, bool]] = [(start, True, False)]
+    while stack:
+        node, entering, in_link = stack.pop()
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if entering:
+            if tag in BLOCK_TAGS:
+                flush()
+            here = in_link or (tag == "a" and node.get("href") is not None)
+            if node.text and tag:
+                parts.append(node.text)
+                if here:
+                    link_parts.append(node.text)
+            stack.append((node, False, in_link))
+            stack.extend((child, True, here) for child in reversed(node))
+        else:
+            if tag in BLOCK_TAGS:
+                flush()
+            if node is not start and node.tail:
+                parts.append(node.tail)
+                if in_link:
+                    link_parts.append(node.tail)
+    flush()
+    return rows
 
 
-def segment(rows: list[str], delta1: int, delta2: int) -> list[str]:
-    """Algorithm 3: keep rows at least δ1 tokens long with at least δ2 punctuation marks."""
-    return [row for row in rows if len(tokens(row)) >= delta1 and punct_count(row) >= delta2]
+def segment(
+    rows: list[tuple[str, float]], delta1: int, delta2: int, max_link_share: float = 1.0
+) -> list[str]:
+    """Algorithm 3: keep rows at least δ1 tokens long with at least δ2 punctuation marks.
+
+    Rows whose link share exceeds ``max_link_share`` are dropped too (our
+    addition; 1.0 keeps every row, as the paper does).
+    """
+    return [
+        row
+        for row, link_share in rows
+        if link_share <= max_link_share and len(tokens(row)) >= delta1 and punct_count(row) >= delta2
+    ]
 
 
 def _norm_tokens(text: str) -> list[str]:
@@ -137,7 +201,7 @@ def extract(doc: Document, **params) -> str:
     root = doc.fresh_tree()
     if p.preprocess:
         preprocess(root)
-    blocks = segment(ctext_rows(root), p.delta1, p.delta2)
+    blocks = segment(ctext_rows(root), p.delta1, p.delta2, p.max_link_share)
     if not blocks:
         return ""
     start, end = locate(blocks, page_title(doc), p.delta3)
