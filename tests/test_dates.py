@@ -32,6 +32,12 @@ from scrapy_contentex.core.dates import date_from_url, find_dates, parse_date
         ("Fri, 08 Mar 2024 08:30:00 GMT", "2024-03-08T08:30:00+00:00"),
         ("1709886600", "2024-03-08T08:30:00+00:00"),
         ("1998年3月", "1998-03"),
+        ("publiziert am 30. Juli 2018", "2018-07-30"),
+        ("12 de março de 2020", "2020-03-12"),
+        ("1er décembre 2019", "2019-12-01"),
+        ("16 de mayo de 2024 12:41", "2024-05-16T12:41:00"),
+        ("04-13-2023, 01:42 PM", "2023-04-13T13:42:00"),
+        ("13.04.2023", "2023-04-13"),
     ],
 )
 def test_parse_date_formats(text, iso):
@@ -43,7 +49,10 @@ def test_parse_date_formats(text, iso):
 
 @pytest.mark.parametrize(
     "text",
-    ["", None, "3 hours ago", "昨天 10:30", "2024-13-45", "1850-01-01", "Feb 30, 2020", "version 1.2.3"],
+    [
+        "", None, "3 hours ago", "昨天 10:30", "2024-13-45", "1850-01-01", "Feb 30, 2020",
+        "version 1.2.3", "8 apples 2014", "Mar 12",
+    ],
 )
 def test_parse_date_rejects_junk_and_relative_dates(text):
     assert parse_date(text) is None

@@ -31,8 +31,22 @@ MONTHS = {
     "aug": 8, "august": 8, "sep": 9, "sept": 9, "september": 9, "oct": 10,
     "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
 }
-_MONTH = r"(?P<mon>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?" \
-    r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+# Full month names of the other languages news sites print dates in most
+# (de, fr, es, pt, it, nl): "30. Juli 2018", "12 de março de 2020".
+_OTHER_MONTHS = (
+    "januar janvier enero janeiro gennaio januari|februar février fevrier febrero fevereiro "
+    "febbraio februari|märz maerz mars marzo março marco maart|avril abril aprile|mai mayo maio "
+    "maggio mei|juni juin junio junho giugno|juli juillet julio julho luglio|août aout agosto "
+    "augustus|septembre septiembre setiembre setembro settembre|oktober octobre octubre outubro "
+    "ottobre|novembre noviembre novembro|dezember décembre decembre diciembre dezembro dicembre"
+)
+for _number, _names in enumerate(_OTHER_MONTHS.split("|"), 1):
+    for _name in _names.split():
+        MONTHS.setdefault(_name, _number)
+# Any word of letters; _from_match keeps it only if it is a month name. One
+# character class is much cheaper for the regex engine than an alternation of
+# sixty names tried at every position.
+_MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
@@ -57,15 +71,16 @@ _MDY = re.compile(
     r"\s{0,3},?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.I,
 )
-# Day first: 8 March 2014 / 08 Mar 2014 / 8th of March, 2014.
+# Day first: 8 March 2014 / 08 Mar 2014 / 8th of March, 2014 / 12 de março de 2020.
 _DMY = re.compile(
-    _DIGITS + r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?:\s{1,3}of)?[\s.-]{1,3}"
-    + _MONTH + r"[\s.,-]{1,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
+    _DIGITS + r"(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º)?(?:\s{1,3}(?:of|de))?[\s.-]{1,3}"
+    + _MONTH + r"(?:\s{1,3}de)?[\s.,-]{1,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.I,
 )
-# Numeric day/month/year: 03/08/2014 (US order unless the first number > 12).
+# Numeric day/month/year: 03/08/2014, 04-13-2023 (US order unless the first
+# number > 12; dotted dates are European, day first).
 _NUM = re.compile(
-    _DIGITS + r"(?P<a>[0-3]?\d)(?P<sep>[/.])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:19|20)\d\d)(?!\d)"
+    _DIGITS + r"(?P<a>[0-3]?\d)(?P<sep>[/.-])(?P<b>[0-3]?\d)(?P=sep)(?P<y>(?:19|20)\d\d)(?!\d)"
     + _TIME,
     re.I,
 )
