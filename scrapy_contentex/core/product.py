@@ -114,6 +114,8 @@ _NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|com
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
 _AMOUNT_RE = re.compile(r"\d")
 _BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80})$", re.I)
+# Labels that make a record a book's, so a "by X" line is its author (not a brand).
+_BOOK_LABEL_RE = re.compile(r"isbn|publisher|出版|page count|pages|页数|頁數|binding|装帧|verlag|éditeur|editorial", re.I)
 _BYLINE_START_RE = re.compile(r"\s*(?:by|von|par|por|di|door|av|作者)\b", re.I)
 _BYLINE_ALONE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)$", re.I)
 
@@ -666,7 +668,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         out["name"] = _name_from_page(doc, tree)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
-    if not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
+    bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
+        types_of(o) & {"Book"} for o in objects)
+    if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
         author = _byline(leaves)
         if author:
             props.append({"name": "author", "value": author})

@@ -4,9 +4,11 @@ The seed finds the *record area* of a page (the block listing a product's
 attribute/value pairs) with no per-site rule:
 
 1. A **characteristic container** holds what record text looks like: the
-   delimiters ``:`` and ``：`` and a dictionary of popular attribute names in
+   delimiters ``:`` and ``：``, a dictionary of popular attribute names in
    English and Chinese (brand/品牌, price/价格, ISBN, publisher/出版社 ...),
-   extensible by the caller.
+   extensible by the caller, and (our addition, in the container's spirit)
+   the structural label: a ``<dt>`` or the name cell of a two-cell row, so
+   spec tables whose names are not in the dictionary still weigh.
 2. Every non-leaf node gets the weight of Formula 3,
    ``WVC(i) = sum_k n_k * log(N / n_k)``, where ``n_k`` counts the text leaves
    below node i that show characteristic k and ``N`` counts all text leaves of
@@ -72,6 +74,7 @@ _LABEL_MAX_TOKENS = 6
 _LABEL_MAX_CHARS = 40
 _VALUE_MAX_CHARS = 300
 _SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
+_HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
 
@@ -86,7 +89,7 @@ class RecordParams:
     """
 
     extra_attributes: list[str] = field(default_factory=list)
-    keep: float = 0.6
+    keep: float = 0.7
     min_pairs: int = 2
 
 
@@ -112,10 +115,15 @@ class CharacteristicContainer:
                 names.append(key)
         self.names = names
         self.index = {name: i + 1 for i, name in enumerate(names)}
-        self.size = len(names) + 1
+        self.label_cell = len(names) + 1
+        self.size = len(names) + 2
 
     def label_of(self, text: str) -> str | None:
-        """The dictionary name a leaf's text is labelled with, if any."""
+        """The dictionary name a leaf's text is labelled with, if any.
+
+        The whole label must be a dictionary name, or end with one after at
+        most two qualifying words ("Packed weight", "Item model number").
+        """
         head = text
         for delim in DELIMITERS:
             pos = head.find(delim)
@@ -124,16 +132,28 @@ class CharacteristicContainer:
         key = clean_name(head).lower()
         if key in self.index:
             return key
+        words = key.split()
+        if 1 < len(words) <= 3:
+            for start in range(1, len(words)):
+                tail = " ".join(words[start:])
+                if tail in self.index:
+                    return tail
         return None
 
-    def characteristics(self, text: str) -> list[int]:
-        """Indices of the characteristics a text leaf shows."""
+    def characteristics(self, text: str, label_cell: bool = False) -> list[int]:
+        """Indices of the characteristics a text leaf shows.
+
+        ``label_cell``: the leaf is the name cell of a two-cell table row or a
+        ``<dt>`` — the structural form of a label, a characteristic of its own.
+        """
         found: list[int] = []
         if any(d in text for d in DELIMITERS) and len(text) <= 400:
             found.append(0)
         label = self.label_of(text) if len(text) <= 200 else None
         if label is not None:
             found.append(self.index[label])
+        if label_cell:
+            found.append(self.label_cell)
         return found
 
     def is_attribute(self, name: str) -> bool:
@@ -143,7 +163,7 @@ class CharacteristicContainer:
 def clean_name(name: str) -> str:
     """An attribute name without delimiters, bullets and surrounding blanks."""
     # str.split() knows every Unicode blank (nbsp, ideographic space): no regex needed.
-    return " ".join(name.split()).strip(" :：-–—•·*|").strip()
+    return " ".join(name.split()).strip(" :：-–—•·*|∣｜>»›").strip()
 
 
 # ---------------------------------------------------------------------------
@@ -172,6 +192,17 @@ def _owner(leaf) -> HtmlElement | None:
     if parent is None:
         return None
     return parent if leaf.is_text else parent.getparent()
+
+
+def _is_label_cell(el: HtmlElement) -> bool:
+    """A ``<dt>``, or the first cell of a two-cell table row (th or td)."""
+    tag = el.tag
+    if tag == "dt":
+        return True
+    if tag not in ("th", "td") or el.getprevious() is not None:
+        return False
+    row = el.getparent()
+    return row is not None and len(row) == 2
 
 
 @dataclass
@@ -203,11 +234,11 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
         # cheap filters first: only delimiters or short label-like texts can match
         if size > 400 or (size > 200 and ":" not in leaf and "：" not in leaf):
             continue
-        found = container.characteristics(leaf)
-        if not found:
-            continue
         owner = _owner(leaf)
         if owner is None:
+            continue
+        found = container.characteristics(leaf, size <= 60 and _is_label_cell(owner))
+        if not found:
             continue
         own = counts.setdefault(owner, {})
         for k in found:
@@ -304,6 +335,8 @@ def _ok_name(name: str) -> bool:
         return False
     if _SENTENCE_BREAK_RE.search(name) or name.endswith(("!", "?", "。", "！", "？")):
         return False
+    if not _HAS_LETTER_RE.search(name) or name.lower() in ("http", "https", "mailto", "tel"):
+        return False  # "3: 19" (a score, a time) or a URL split at its colon
     return not (name.endswith(".") and tokens >= 4)
 
 

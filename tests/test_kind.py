@@ -1,0 +1,66 @@
+"""Article or product."""
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.kind import guess_kind, product_evidence
+
+PROSE_EN = " ".join(
+    ["The council met on Tuesday evening, and after a long debate, it voted to keep the library open."]
+    * 12
+)
+PROSE_ZH = "市议会周二晚上召开会议，经过长时间的讨论，决定继续开放图书馆。" * 20
+
+ARTICLE_LD = f"""<html><head><script type="application/ld+json">
+{{"@type": "NewsArticle", "headline": "Library stays open"}}</script></head>
+<body><h1>Library stays open</h1><p>{PROSE_EN}</p><p>{PROSE_EN}</p></body></html>"""
+
+PRODUCT_LD = """<html><head><script type="application/ld+json">
+{"@type": "Product", "name": "Mug", "offers": {"@type": "Offer", "price": "5"}}</script></head>
+<body><h1>Mug</h1><span class="price">$5.00</span></body></html>"""
+
+ZH_ARTICLE = f"""<html><head><title>图书馆继续开放</title></head><body><h1>图书馆继续开放</h1>
+<p>{PROSE_ZH}</p><p>{PROSE_ZH}</p><div class="ad"><a href="/shop">立即购买</a></div></body></html>"""
+
+ZH_SHOP = """<html><head><title>青瓷茶杯</title></head><body><h1>青瓷茶杯</h1>
+<p class="price">售价：¥128.00</p><p>库存：有货</p>
+<ul><li>品牌：龙泉窑</li><li>型号：QC-01</li><li>材质：陶瓷</li></ul>
+<button>加入购物车</button></body></html>"""
+
+FORUM = f"""<html><head><script type="application/ld+json">
+{{"@type": "DiscussionForumPosting", "headline": "Help"}}</script></head><body>
+<div class="post"><p>{PROSE_EN}</p></div><div class="reply"><p>{PROSE_EN}</p></div>
+<a class="banner" href="/pro">Buy now</a></body></html>"""
+
+
+def kind(html):
+    return guess_kind(Document(html, None))
+
+
+def test_structured_types_decide():
+    assert kind(ARTICLE_LD) == "article"
+    assert kind(PRODUCT_LD) == "product"
+    assert kind(FORUM) == "article"
+
+
+def test_opengraph_product_type():
+    html = """<html><head><meta property="og:type" content="product"></head>
+    <body><h1>Mug</h1><span class="price">€5,00</span></body></html>"""
+    assert kind(html) == "product"
+
+
+def test_chinese_shop_without_structured_data():
+    assert kind(ZH_SHOP) == "product"
+    score, kinds = product_evidence(Document(ZH_SHOP))
+    assert score > 1 and kinds >= 3
+
+
+def test_chinese_article_with_a_buy_banner_stays_article():
+    assert kind(ZH_ARTICLE) == "article"
+
+
+def test_one_signal_is_not_enough():
+    html = f"<html><body><h1>News</h1><p>{PROSE_EN}</p><button>Add to cart</button></body></html>"
+    assert kind(html) == "article"
+
+
+def test_empty_page_defaults_to_article():
+    assert kind("<html><body></body></html>") == "article"

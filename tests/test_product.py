@@ -1,0 +1,197 @@
+"""Product fields: structured data first, then the page (records area, price and stock cues)."""
+
+import json
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.product import (
+    FIELDS,
+    extract_product_fields,
+    normalize_availability,
+)
+
+EN_JSONLD = """<html lang="en"><head><title>Trail Runner | Example Outdoor</title>
+<script type="application/ld+json">
+{"@context": "https://schema.org", "@type": "Product", "name": "Trail Runner",
+ "sku": "TR-100", "mpn": "M-55", "gtin13": "4006381333931",
+ "brand": {"@type": "Brand", "name": "Fleet"},
+ "offers": [
+   {"@type": "Offer", "price": "87.11", "priceCurrency": "USD",
+    "availability": "http://schema.org/OutOfStock"},
+   {"@type": "Offer", "price": "87.11", "priceCurrency": "USD",
+    "availability": "https://schema.org/InStock"}
+ ],}
+</script></head><body><h1>Trail Runner</h1>
+<div class="price"><del>$99.00</del> <span class="price-now">$87.11</span></div>
+</body></html>"""
+
+ZH_NO_JSONLD = """<html><head><meta charset="utf-8"><title>青瓷茶杯 - 示例商城</title></head><body>
+<div class="nav"><a href="/">首页</a><a href="/c">分类</a><a href="/cart">购物车</a></div>
+<div class="goods">
+  <h1>青瓷茶杯</h1>
+  <div class="summary">
+    <p class="price">售价：<span>¥128.00</span></p>
+    <p>市场价：<s>¥168.00</s></p>
+    <p>库存：<span>现货</span></p>
+  </div>
+  <ul class="params">
+    <li>品牌：龙泉窑</li>
+    <li>型号：QC-01</li>
+    <li>材质：陶瓷</li>
+    <li>容量：200ml</li>
+    <li>商品编号：100012345</li>
+  </ul>
+  <button class="buy">加入购物车</button>
+</div>
+<div class="footer"><p>客服电话：400-000-0000</p></div>
+</body></html>"""
+
+ZH_SOLD_OUT = """<html><head><title>紫砂壶</title></head><body>
+<h1>紫砂壶</h1><p class="goods-price">价格：99元</p><p class="stock">已售罄</p>
+<ul><li>品牌：宜兴</li><li>重量：300g</li></ul></body></html>"""
+
+EN_SPEC_TABLE = """<html><head><title>Oak Desk - Furniture Shop</title></head><body>
+<h1>Oak Desk</h1>
+<p class="product-price">Was <span class="old-price">£450.00</span> Now <span class="sale-price">£399.00</span></p>
+<p>In stock</p>
+<table class="specs">
+ <tr><th>Brand</th><td>Woodline</td></tr>
+ <tr><th>Dimensions</th><td>120 x 60 x 75 cm</td></tr>
+ <tr><th>Material</th><td>Solid oak</td></tr>
+ <tr><th>SKU</th><td>WD-7781</td></tr>
+</table>
+<dl><dt>Colour</dt><dd>Natural</dd><dt>Weight</dt><dd>32 kg</dd></dl>
+</body></html>"""
+
+MICRODATA = """<html><head><title>Lamp</title></head><body>
+<div itemscope itemtype="http://schema.org/Product"><h1 itemprop="name">Desk Lamp</h1>
+<span itemprop="brand">Lumo</span>
+<div itemprop="offers" itemscope itemtype="http://schema.org/Offer">
+ <span itemprop="priceCurrency" content="EUR">€</span><span itemprop="price" content="19.90">19,90</span>
+ <link itemprop="availability" href="http://schema.org/InStock"></div></div></body></html>"""
+
+BOOK = """<html><head><title>The Quiet Harbour by Jane Roe (Paperback): Example Books</title></head>
+<body><div class="top"><a>Books</a><a>Music</a></div>
+<h2>The Quiet Harbour <span>(Paperback)</span></h2>
+<div>by <a href="/a/1">Jane Roe</a>; <a href="/a/2">John Doe</a></div>
+<ul class="details"><li><b>ISBN-13:</b> 9781234567897</li><li><b>Publisher:</b> Example Press</li>
+<li><b>Date:</b> June 2010</li><li><b>Pages:</b> 320</li></ul></body></html>"""
+
+
+def fields(html, url=None, **kw):
+    return extract_product_fields(Document(html, url), **kw)
+
+
+def test_exact_keys_and_json_serialisable():
+    out = fields(EN_JSONLD)
+    assert set(out) == set(FIELDS)
+    assert "pageType" not in out
+    json.dumps(out)
+
+
+def test_json_ld_product_with_offers_and_shown_currency():
+    out = fields(EN_JSONLD, "https://shop.example.com/p/1")
+    assert out["name"] == "Trail Runner"
+    assert out["price"] == "87.11"
+    assert out["currency"] == "USD"
+    assert out["currencyRaw"] == "$"  # what the page shows, not the ISO code
+    assert out["regularPrice"] == "99"  # the struck-through price
+    assert out["availability"] == "InStock"  # in stock when any offer is
+    assert (out["sku"], out["mpn"], out["gtin"], out["brand"]) == (
+        "TR-100", "M-55", "4006381333931", "Fleet")
+
+
+def test_chinese_page_without_structured_data():
+    out = fields(ZH_NO_JSONLD, "https://shop.example.cn/item/1")
+    assert out["name"] == "青瓷茶杯"
+    assert out["price"] == "128"
+    assert out["currency"] == "CNY"
+    assert out["currencyRaw"] == "¥"
+    assert out["regularPrice"] == "168"
+    assert out["availability"] == "InStock"
+    assert out["brand"] == "龙泉窑"
+    assert out["sku"] == "100012345"
+    props = {p["name"]: p["value"] for p in out["additionalProperties"]}
+    assert props["型号"] == "QC-01"
+    assert props["材质"] == "陶瓷"
+    assert "客服电话" not in props  # the footer is outside the record area
+
+
+def test_chinese_sold_out_and_yuan_suffix():
+    out = fields(ZH_SOLD_OUT)
+    assert out["availability"] == "OutOfStock"
+    assert (out["price"], out["currency"], out["currencyRaw"]) == ("99", "CNY", "元")
+    assert out["brand"] == "宜兴"
+
+
+def test_spec_table_dl_and_was_price():
+    out = fields(EN_SPEC_TABLE, "https://shop.example.co.uk/desk")
+    assert (out["price"], out["currency"], out["currencyRaw"]) == ("399", "GBP", "£")
+    assert out["regularPrice"] == "450"
+    assert out["availability"] == "InStock"
+    assert out["brand"] == "Woodline"
+    assert out["sku"] == "WD-7781"
+    props = {p["name"]: p["value"] for p in out["additionalProperties"]}
+    assert props["Dimensions"] == "120 x 60 x 75 cm"
+    assert props["Colour"] == "Natural"
+    assert props["Weight"] == "32 kg"
+
+
+def test_microdata_product():
+    out = fields(MICRODATA)
+    assert (out["name"], out["price"], out["currency"], out["brand"]) == (
+        "Desk Lamp", "19.90", "EUR", "Lumo")
+    assert out["availability"] == "InStock"
+
+
+def test_book_name_byline_and_records():
+    out = fields(BOOK)
+    assert out["name"] == "The Quiet Harbour"  # the qualifier the title does not repeat is cut
+    props = {p["name"]: p["value"] for p in out["additionalProperties"]}
+    assert props["ISBN-13"] == "9781234567897"
+    assert props["Publisher"] == "Example Press"
+    assert props["Date"] == "June 2010"
+    assert props["author"] == "Jane Roe; John Doe"
+    assert out["gtin"] == "9781234567897"
+
+
+def test_extra_attributes_extend_the_dictionary():
+    html = """<html><body><h1>Tea</h1><div class="x"><p>Harvest: spring 2024</p>
+    <p>Terroir: Wuyi</p></div></body></html>"""
+    out = fields(html, extra_attributes=["Harvest", "Terroir"])
+    names = [p["name"] for p in out["additionalProperties"]]
+    assert "Harvest" in names and "Terroir" in names
+
+
+def test_availability_normalisation_decisions():
+    assert normalize_availability("http://schema.org/InStock") == "InStock"
+    assert normalize_availability("https://schema.org/LimitedAvailability") == "InStock"
+    assert normalize_availability("PreOrder") == "InStock"
+    assert normalize_availability("http://schema.org/SoldOut") == "OutOfStock"
+    assert normalize_availability("Discontinued") == "OutOfStock"
+    assert normalize_availability("out of stock") == "OutOfStock"
+    assert normalize_availability("Auf Lager") == "InStock"
+    assert normalize_availability("Nicht verfügbar") == "OutOfStock"
+    assert normalize_availability("En stock") == "InStock"
+    assert normalize_availability("Rupture de stock") == "OutOfStock"
+    assert normalize_availability("Agotado") == "OutOfStock"
+    assert normalize_availability("缺货") == "OutOfStock"
+    assert normalize_availability("有货") == "InStock"
+    assert normalize_availability("whatever") is None
+
+
+def test_add_to_cart_button_is_in_stock_evidence():
+    html = """<html><body><h1>Mug</h1><p>A fine mug.</p>
+    <form action="/cart/add"><button type="submit">Add to cart</button></form></body></html>"""
+    assert fields(html)["availability"] == "InStock"
+
+
+def test_hidden_stock_template_is_ignored():
+    html = """<html><body><h1>Mug</h1><span class="price">$5.00</span>
+    <p style="display: none">Out of stock</p><p>In stock</p></body></html>"""
+    assert fields(html)["availability"] == "InStock"
+
+
+def test_empty_page_gives_empty_fields():
+    out = fields("<html><body><p>nothing here</p></body></html>")
+    assert out["price"] is None and out["availability"] is None
+    assert out["additionalProperties"] == []
