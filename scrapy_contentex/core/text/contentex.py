@@ -30,7 +30,7 @@ from lxml.html import HtmlElement
 from ..document import Document
 from ..lang import normalize_space, token_count
 from .common import block_text
-from .preprocess import STATEMENT_RE, preprocess
+from .preprocess import STATEMENT_RE, main_region, preprocess
 
 
 @dataclass
@@ -243,22 +243,3 @@ def extract(doc: Document, **params) -> str:
     if p.main_share > 0:
         body = main_region(body, p.main_share)
     return block_text(body)
-
-
-def main_region(body: HtmlElement, min_share: float) -> HtmlElement:
-    """The page's lone ``<article>`` (else lone ``<main>``) when it holds the bulk of the text.
-
-    Our addition to the paper: the filters leave the teaser summaries of
-    related-story lists (only their title links are link tables); an author
-    who marks exactly one article or main region has told us where the
-    content is.  Forum threads mark every post as an ``<article>``, so they
-    are left whole.
-    """
-    total = token_count(" ".join(body.itertext())) or 1
-    for found in (
-        list(body.iter("article")),
-        [el for el in body.iter("main", "div", "section") if el.tag == "main" or el.get("role") == "main"],
-    ):
-        if len(found) == 1 and token_count(" ".join(found[0].itertext())) >= min_share * total:
-            return found[0]
-    return body

@@ -255,3 +255,23 @@ def preprocess(
     if statements:
         remove_statements(tree)
     return tree
+
+
+def main_region(body: HtmlElement, min_share: float) -> HtmlElement:
+    """The page's lone ``<article>`` (else lone ``<main>``) when it holds the bulk of the text.
+
+    Not part of :func:`preprocess` (algorithms opt in, after their own
+    filtering): an author who marks exactly one article or main region has
+    told us where the content is, and it rids the output of the teaser
+    summaries of related-story lists around it.  Forum threads mark every
+    post as an ``<article>``, so they are left whole; ``min_share`` guards
+    against a lone ``<article>`` that is only a teaser.
+    """
+    total = token_count(" ".join(body.itertext())) or 1
+    for found in (
+        list(body.iter("article")),
+        [el for el in body.iter("main", "div", "section") if el.tag == "main" or el.get("role") == "main"],
+    ):
+        if len(found) == 1 and token_count(" ".join(found[0].itertext())) >= min_share * total:
+            return found[0]
+    return body

@@ -33,7 +33,7 @@ from lxml.html import HtmlElement
 from ..document import Document
 from ..lang import normalize_space, punct_count, tokens
 from .common import BLOCK_TAGS
-from .preprocess import preprocess
+from .preprocess import main_region, preprocess
 
 
 @dataclass
@@ -58,6 +58,9 @@ class Params:
     delta3: int = 1
     #: Rows with a larger share of tokens inside links are dropped (ours; 1.0 = off).
     max_link_share: float = 0.5
+    #: Restrict to a lone <article>/<main> holding at least this share of the
+    #: text (ours, see preprocess.main_region; 0 = off).
+    main_share: float = 0.4
     #: Run the shared preprocessing (forms, scripts, hidden, statements).
     preprocess: bool = True
 
@@ -88,7 +91,7 @@ def page_title(doc: Document) -> str:
 def ctext_rows(root: HtmlElement) -> list[tuple[str, float]]:
     """Ctext: the page's visible text rows, one per block, with their link share.
 
-    A row ends at every block element and ``<br>`` (the seed's ``\n`` on a
+    A row ends at every block element and ``<br>`` (the seed's ``\\n`` on a
     page whose source is not pretty-printed).  The share of a row's tokens
     that sit inside links is kept for the optional link filter.
     """
@@ -201,7 +204,11 @@ def extract(doc: Document, **params) -> str:
     root = doc.fresh_tree()
     if p.preprocess:
         preprocess(root)
-    blocks = segment(ctext_rows(root), p.delta1, p.delta2, p.max_link_share)
+    body = root.find("body")
+    region = body if body is not None else root
+    if p.main_share > 0:
+        region = main_region(region, p.main_share)
+    blocks = segment(ctext_rows(region), p.delta1, p.delta2, p.max_link_share)
     if not blocks:
         return ""
     start, end = locate(blocks, page_title(doc), p.delta3)
