@@ -40,8 +40,8 @@ _CART_RE = re.compile(
     r"warenkorb|ajouter au panier|al carrito|ao carrinho|al carrello|do koszyka|košík|"
     r"košaric|в корзину|장바구니|カートに入れる|winkelwagen|varukorg|în coș|kosárba|"
     r"add[-_]?to[-_]?cart|addtocart|buy[-_]?box",
-    re.I,
-)
+)  # matched against lower-cased text (re.I on big alternations is slow)
+
 _PRICE_TEXT_RE = re.compile(
     r"(?:[$€£¥₹₽₩￥]|US\$|RMB|CHF|EUR|USD|zł|Kč|kr|Lei|Kn|тг|руб|元|円|원)\s?\d[\d.,\s]{0,12}|"
     r"\d[\d.,\s]{0,12}\s?(?:[$€£¥₹₽₩]|元|円|원|zł|Kč|kr|Lei|Kn|тг|руб|CHF|EUR)",
@@ -89,16 +89,16 @@ _ID_LABEL_RE = re.compile(
     r"product code|art\.?-?nr\.?|artikelnummer|bestellnummer|référence|código|cod produs|"
     r"品牌|型号|型號|货号|貨號|商品编号|商品編號|规格|規格|brand|marke|marque|marca|manufacturer|hersteller)"
     r"\s*(?:[:：#]|$)",
-    re.I,
-)
+)  # matched against lower-cased text (re.I on big alternations is slow)
+
 
 
 _PRICE_LABEL_RE = re.compile(
     r"^\s*(售價|價格|特價|優惠價|促銷價|現價|最低價|團購價|售价|价格|特价|优惠价|促销价|现价|团购价|"
     r"price|our price|sale price|preis|prix|precio|preço|prezzo|cena|цена|가격|価格|販売価格)"
     r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$",
-    re.I,
-)
+)  # matched against lower-cased text (re.I on big alternations is slow)
+
 
 
 def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
@@ -121,16 +121,17 @@ def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
     for leaf in text_leaves(body):
         if len(leaf) > 60:
             continue
+        low = leaf.lower()
         if not short_cart and len(leaf) < 30:
-            short_cart = bool(_CART_RE.search(leaf))
+            short_cart = bool(_CART_RE.search(low))
         if not short_price and len(leaf) < 24:
             short_price = bool(_SHORT_PRICE_RE.match(leaf))
         if not stock:
-            match = _STOCK_RE.search(leaf)
+            match = _STOCK_RE.search(low)
             stock = bool(match) and len(match.group(0)) >= 0.45 * len(leaf.strip())
-        if _ID_LABEL_RE.match(leaf):
+        if _ID_LABEL_RE.match(low):
             identifiers += 1
-        if not price_label and len(leaf) < 30 and _PRICE_LABEL_RE.match(leaf):
+        if not price_label and len(leaf) < 30 and _PRICE_LABEL_RE.match(low):
             price_label = True
     return stock, identifiers, price_label, short_cart, short_price
 
@@ -168,7 +169,7 @@ def product_evidence(doc: Document) -> tuple[float, int]:
     for el in body.iter("button", "input", "a", "form"):
         label = el.get("value") if el.tag == "input" else normalize_space(el.text_content()[:200])
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
-        if (label and len(label) < 40 and _CART_RE.search(label)) or _CART_RE.search(attrs):
+        if (label and len(label) < 40 and _CART_RE.search(label.lower())) or _CART_RE.search(attrs.lower()):
             cart += 1
             break
     for el in body.xpath(".//*[contains(@class, 'price') or contains(@class, 'Price')"

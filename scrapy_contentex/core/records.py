@@ -147,9 +147,11 @@ class CharacteristicContainer:
         ``<dt>`` — the structural form of a label, a characteristic of its own.
         """
         found: list[int] = []
-        if any(d in text for d in DELIMITERS) and len(text) <= 400:
+        delimited = (":" in text or "：" in text) and len(text) <= 400
+        if delimited:
             found.append(0)
-        label = self.label_of(text) if len(text) <= 200 else None
+        # a label is short: its own short text, or the head of a delimited one
+        label = self.label_of(text) if (delimited and len(text) <= 200) or len(text) <= 48 else None
         if label is not None:
             found.append(self.index[label])
         if label_cell:
