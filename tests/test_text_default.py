@@ -1,0 +1,211 @@
+"""The default text extractor on small hand-written pages (English, Chinese, forum)."""
+
+import time
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.text import extract_text
+from scrapy_contentex.core.text.combined import Params, extract
+from scrapy_contentex.core.text.region import PageBlocks
+
+PARAGRAPHS = [
+    "The city council voted on Tuesday to extend the river walk by two miles, "
+    "a project that has been debated for more than a decade.",
+    "Supporters said the path would connect the old mill district with the new "
+    "park, while critics worried about the cost, which could reach $40 million.",
+    "Construction is expected to start next spring, and the first section should "
+    "open to walkers and cyclists before the end of the following year.",
+    "The mayor, who has backed the plan since her election, called the vote "
+    "\"a promise kept\" and thanked residents for their patience.",
+    "Local businesses along the route expect more visitors, and several cafés have "
+    "already asked for permits to open terraces facing the water.",
+    "The council will publish the final design in March, after a last round of "
+    "public meetings in each of the four neighbourhoods concerned.",
+]
+
+ENGLISH_ARTICLE = f"""<!doctype html>
+<html><head><title>Council extends river walk | Daily Example</title></head>
+<body>
+<header class="site-header"><nav class="main-nav"><ul>
+  <li><a href="/">Home</a></li><li><a href="/news">News</a></li>
+  <li><a href="/sport">Sport</a></li><li><a href="/weather">Weather</a></li>
+</ul></nav></header>
+<div class="layout">
+  <div class="story">
+    <h1>Council extends river walk</h1>
+    <div class="share-bar"><a href="#">Share on Facebook</a> <a href="#">Tweet this</a></div>
+    <p>{PARAGRAPHS[0]}</p>
+    <p>{PARAGRAPHS[1]}</p>
+    <figure><img src="a.jpg"><figcaption>The old mill district seen from the bridge.</figcaption></figure>
+    <p>{PARAGRAPHS[2]}</p>
+    <p>{PARAGRAPHS[3]}</p>
+    <p>{PARAGRAPHS[4]}</p>
+    <p>{PARAGRAPHS[5]}</p>
+    <div class="related-articles"><h3>Related</h3><ul>
+      <li><a href="/a">Bridge repairs delayed again as costs rise</a></li>
+      <li><a href="/b">New bus lanes open downtown next month</a></li>
+      <li><a href="/c">Library hours extended for the summer season</a></li>
+    </ul></div>
+  </div>
+  <aside class="sidebar"><h3>Most read</h3>
+    <p>Weather: a warm and sunny week is ahead, with temperatures rising, forecasters say.</p>
+    <ul><li><a href="/x">Ten things to do this weekend in town</a></li>
+    <li><a href="/y">Where to eat near the river this summer</a></li></ul>
+  </aside>
+</div>
+<footer class="site-footer"><p>Copyright © 2024 Daily Example. All rights reserved.</p>
+<a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer>
+</body></html>"""
+
+CHINESE_PARAGRAPHS = [
+    "本报讯（记者 王明）昨日，市政府召开新闻发布会，宣布将在今年内新建十座城市公园，"
+    "总面积超过三百公顷，以满足市民日益增长的休闲需求。",
+    "据介绍，新建公园将优先布局在老城区和人口密集的新区，每座公园都将配备步道、"
+    "儿童游乐设施和公共卫生间，部分公园还将建设小型图书馆。",
+    "市园林局负责人表示，项目资金已经落实，预计明年五月前全部开工，年底前陆续向市民开放。",
+]
+
+CHINESE_PAGE = f"""<html><head><meta charset="gbk"><title>我市今年新建十座城市公园_新闻中心</title></head>
+<body>
+<div id="nav"><a href="/">首页</a> | <a href="/news">新闻</a> | <a href="/video">视频</a> | <a href="/sports">体育</a></div>
+<div class="main">
+  <div class="article">
+    <h1>我市今年新建十座城市公园</h1>
+    <div class="info">2024-03-05 08:30 来源：本报</div>
+    <div class="content">
+      <p>{CHINESE_PARAGRAPHS[0]}</p>
+      <p>{CHINESE_PARAGRAPHS[1]}</p>
+      <p>{CHINESE_PARAGRAPHS[2]}</p>
+    </div>
+    <div class="share">分享到：<a href="#">微信</a> <a href="#">微博</a></div>
+  </div>
+  <div class="hot-news"><h3>热点新闻</h3><ul>
+    <li><a href="/1">地铁三号线今日试运行</a></li>
+    <li><a href="/2">本周末全市气温回升</a></li>
+    <li><a href="/3">春季招聘会下周举行</a></li>
+  </ul></div>
+</div>
+<div class="footer">版权所有 © 2024 示例新闻网 未经授权不得转载</div>
+</body></html>"""
+
+POSTS = [
+    "My laptop fan runs all the time since the last update, even when nothing is open. "
+    "Has anyone found a way to calm it down?",
+    "Check the power settings first; the update switched mine to the performance profile, "
+    "and going back to balanced fixed it.",
+    "Same here. Also look for a background indexing job, it can keep the CPU busy for hours "
+    "after a big update.",
+    "Thanks, both of you! It was the power profile, the fan is quiet again.",
+]
+
+FORUM_PAGE = "<html><head><title>Laptop fan always on - Example Forums</title></head><body>" + (
+    "<div class='menu'><a href='/'>Forums</a> <a href='/new'>New posts</a> <a href='/faq'>FAQ</a></div>"
+    "<h1>Laptop fan always on</h1><div class='thread'>"
+) + "".join(
+    f"<div class='post' id='post{i}'><div class='author'><a href='/u/{i}'>user{i}</a>"
+    f"<span>Posts: {10 * i + 3}</span></div><div class='time'>2024-01-0{i + 1} 10:2{i}</div>"
+    f"<div class='message'>{text}</div><div class='actions'><a href='#'>Reply</a> <a href='#'>Quote</a></div>"
+    f"</div>"
+    for i, text in enumerate(POSTS)
+) + (
+    "</div><div class='pagination'><a href='?p=1'>1</a> <a href='?p=2'>2</a> <a href='?p=3'>Next</a></div>"
+    "<form class='quick-reply'><textarea>Write your reply</textarea><button>Post reply</button></form>"
+    "<div class='footer'>Powered by ExampleBoard. All rights reserved.</div></body></html>"
+)
+
+
+def test_english_article_keeps_paragraphs_and_drops_boilerplate():
+    text = extract(Document(ENGLISH_ARTICLE))
+    for para in PARAGRAPHS:
+        assert para in text
+    for noise in ("Home", "Share on Facebook", "Bridge repairs delayed", "Most read",
+                  "Ten things to do", "Copyright", "Privacy", "old mill district seen"):
+        assert noise not in text
+    assert text.index(PARAGRAPHS[0]) < text.index(PARAGRAPHS[5])
+    assert text.split("\n") == [line.strip() for line in text.split("\n") if line.strip()]
+
+
+def test_registered_as_default_algorithm():
+    doc = Document(ENGLISH_ARTICLE)
+    assert extract_text(doc) == extract(doc)
+    assert extract_text(doc, "default") == extract(doc)
+
+
+def test_chinese_news_page():
+    text = extract(Document(CHINESE_PAGE.encode("gb18030")))
+    for para in CHINESE_PARAGRAPHS:
+        assert para in text
+    for noise in ("首页", "分享到", "热点新闻", "地铁三号线", "版权所有"):
+        assert noise not in text
+
+
+def test_forum_thread_keeps_question_and_every_reply():
+    text = extract(Document(FORUM_PAGE))
+    for post in POSTS:
+        assert post in text
+    for noise in ("New posts", "Posts: 13", "2024-01-02 10:21", "Quote", "Next", "Write your reply",
+                  "Powered by"):
+        assert noise not in text
+    assert [text.index(post) for post in POSTS] == sorted(text.index(post) for post in POSTS)
+
+
+def test_repeated_posts_are_found_as_siblings():
+    pb = PageBlocks(Document(FORUM_PAGE).tree)
+    first_message = next(i for i, el in enumerate(pb.els) if el.get("class") == "message")
+    posts = pb.expand_repeated(first_message)
+    assert [pb.els[i].get("id") for i in posts] == [f"post{i}" for i in range(len(POSTS))]
+
+
+def test_params_are_overridable_and_validated():
+    assert Params().region.block_cost > 0
+    doc = Document(ENGLISH_ARTICLE)
+    # An absurd per-block cost makes every block negative: nothing is content.
+    assert PARAGRAPHS[0] not in extract(doc, block_cost=10_000)
+    try:
+        extract(doc, no_such_knob=1)
+    except TypeError as exc:
+        assert "no_such_knob" in str(exc)
+    else:
+        raise AssertionError("unknown parameter accepted")
+
+
+def test_empty_and_textless_pages():
+    assert extract(Document("<html><body><div></div></body></html>")) == ""
+    assert extract(Document("<html><body><script>var a = 'text';</script></body></html>")) == ""
+
+
+def test_hidden_markup_is_not_text():
+    page = ENGLISH_ARTICLE.replace(
+        "<p>" + PARAGRAPHS[1],
+        "<div style='display:none'><p>Secret hidden promo text that should never show up.</p></div><p>"
+        + PARAGRAPHS[1],
+    )
+    text = extract(Document(page))
+    assert "Secret hidden promo" not in text
+    assert PARAGRAPHS[1] in text
+
+
+def test_50000_deep_page_completes():
+    html = ("<html><body>" + "<div>" * 50_000 + f"<p>{PARAGRAPHS[0]}</p>"
+            + "</div>" * 50_000 + "</body></html>")
+    text = extract(Document(html))
+    assert PARAGRAPHS[0] in text
+
+
+def test_multi_megabyte_page_is_linear():
+    """A page 16x larger takes roughly 16x longer, not 256x (ratio, not absolute time)."""
+    def page(n: int) -> str:
+        body = "".join(
+            f"<div class='item'><p>{PARAGRAPHS[i % 4]}</p><ul><li><a href='/{i}'>link {i}</a></li></ul></div>"
+            for i in range(n)
+        )
+        return f"<html><body><div class='nav'><a href='/'>Home</a></div>{body}</body></html>"
+
+    small, big = page(500), page(8000)
+    assert len(big) > 1_500_000
+    t0 = time.perf_counter()
+    extract(Document(small))
+    t1 = time.perf_counter()
+    text = extract(Document(big))
+    t2 = time.perf_counter()
+    assert PARAGRAPHS[2] in text
+    assert (t2 - t1) < 60 * max(t1 - t0, 1e-3)
