@@ -67,7 +67,7 @@ class Params:
         the heaviest block grows over the whole article and stops at the
         navigation. Measured F1 on the development sets (en / zh / multi /
         forums): mean+leaves .61/.80/.51/.40, sum+subtree .92/.90/.82/.54,
-        gain with penalty 4 .86/.92/.84/.67.
+        gain with penalty 4 .86/.92/.84/.69.
     output: "leaves" returns the leaves of the heaviest subtree, as the seed
         does; "subtree" returns all text under the heaviest parent, which also
         keeps lists and nested blocks of the article ("gain" always returns
