@@ -207,3 +207,15 @@ def test_unknown_parameter_is_an_error():
     with pytest.raises(TypeError):
         extract(Document(ARTICLE_EN), no_such_param=1)
     assert Params().aggregate == "gain"
+
+
+def test_link_lists_inside_the_body_are_pruned_unless_disabled():
+    page = (
+        "<html><body><div id='art'>"
+        f"<p>{_words(40, 'a')}</p><p>{_words(40, 'b')}</p>"
+        "<div class='related'><a href='/1'>Related story one</a> "
+        "<a href='/2'>Related story two</a></div>"
+        "</div></body></html>"
+    )
+    assert "Related story" not in extract(Document(page))
+    assert "Related story one" in extract(Document(page), max_link_share=1.0)

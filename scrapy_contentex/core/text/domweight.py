@@ -38,6 +38,7 @@ from lxml.html import HtmlElement
 from ..document import Document
 from ..lang import clean_lines, token_count
 from .common import BLOCK_TAGS, block_text, strip_noise
+from .vsse import prune_link_blocks
 
 # Seed 003, Table 1 "Ignore Tag" (script/style/noscript/object/embed are also
 # in the shared noise list; form is the seed's own addition).
@@ -66,13 +67,17 @@ class Params:
         label leaves (NodeImp under ``penalty`` words per tag) subtract, so
         the heaviest block grows over the whole article and stops at the
         navigation. Measured F1 on the development sets (en / zh / multi /
-        forums): mean+leaves .61/.80/.51/.40, sum+subtree .92/.90/.82/.54,
-        gain with penalty 4 .86/.92/.84/.69.
+        forums), without link pruning: mean+leaves .61/.80/.51/.40,
+        sum+subtree .92/.90/.82/.54, gain with penalty 4 .86/.92/.84/.69.
     output: "leaves" returns the leaves of the heaviest subtree, as the seed
         does; "subtree" returns all text under the heaviest parent, which also
         keeps lists and nested blocks of the article ("gain" always returns
         the subtree).
     penalty: words per tag a leaf needs to add weight in "gain" mode.
+    max_link_share: not in the seed. Blocks inside the chosen subtree whose
+        text is more than this share link text are dropped (shared with
+        vsse); 1.0 turns it off; not applied to ``output="leaves"``. Measured
+        F1 gain at 0.7: +0.011 en, +0.018 zh, +0.013 multi, +0.006 forums.
     drop_forms: the seed prunes <form>; some sites wrap the whole page in one
         form (ASP.NET), which then loses everything, so a form is only dropped
         when it holds less than ``form_max_share`` of the page's words.
@@ -86,6 +91,7 @@ class Params:
     form_max_share: float = 0.5
     page_width: float = 1000.0
     penalty: float = 4.0
+    max_link_share: float = 0.7
 
 
 class Leaf:
@@ -297,10 +303,16 @@ def extract(doc: Document, **params) -> str:
     leaves, shares = collect_leaves(tree, p.page_width)
     if p.aggregate == "gain":
         best, _ = heaviest_by_gain(leaves, shares, p.penalty)
-        return block_text(best) if best is not None else ""
+        if best is None:
+            return ""
+        if p.max_link_share < 1.0:
+            prune_link_blocks(best, p.max_link_share)
+        return block_text(best)
     parent, members, _ = heaviest_subtree(leaves, shares, p.aggregate)
     if parent is None:
         return ""
     if p.output == "subtree":
+        if p.max_link_share < 1.0:
+            prune_link_blocks(parent, p.max_link_share)
         return block_text(parent)
     return "\n".join(t for t in (leaf.text for leaf in members) if t)
