@@ -57,6 +57,8 @@ STATEMENT_MAX_TOKENS = 60
 
 # Share of a block's tokens that must sit in pieces holding a statement phrase.
 STATEMENT_MIN_SHARE = 0.5
+# Notices are short sentences: a longer piece never counts as one.
+STATEMENT_PIECE_MAX_TOKENS = 30
 # ... or this share when the notice is the block's last piece (a footer).
 STATEMENT_MIN_SHARE_FOOTER = 0.3
 _PIECE_SPLIT_RE = re.compile(r"[\n|｜·•。！？]+|(?<=[.!?])\s+")
@@ -163,11 +165,15 @@ def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
     if total > max_tokens:
         return False
     pieces = [piece for piece in _PIECE_SPLIT_RE.split(text) if piece.strip()]
-    hit = sum(token_count(piece) for piece in pieces if STATEMENT_RE.search(piece))
+    hit = sum(
+        n
+        for n, piece in ((token_count(piece), piece) for piece in pieces)
+        if n <= STATEMENT_PIECE_MAX_TOKENS and STATEMENT_RE.search(piece)
+    )
     if hit >= STATEMENT_MIN_SHARE * total:
         return True
     # A small block that closes on its notice is a page footer.
-    return bool(STATEMENT_RE.search(pieces[-1])) and hit >= STATEMENT_MIN_SHARE_FOOTER * total
+    return hit >= STATEMENT_MIN_SHARE_FOOTER * total and bool(STATEMENT_RE.search(pieces[-1]))
 
 
 def _capped_texts(tree: HtmlElement) -> dict[HtmlElement, str | None]:
