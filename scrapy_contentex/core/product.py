@@ -325,28 +325,98 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any]:
     """
     current = None
     regular = None
+    current_at = -1
     seen: set = set()
-    for leaf in leaves:
+    for index, leaf in enumerate(leaves):
         if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
         el = _price_element(leaf)
-        if el is None or el in seen:
+        if el is None:
             continue
+        owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
+        # A leaf that is a whole price ("131 990 тг.") is read alone, so an
+        # element holding old and new prices gives both; a leaf that is a
+        # fragment ("450" between "£" and ".00") is read with its element.
+        parsed = parse_price(leaf, ctx)
+        if parsed.amount is None or parsed.currency is None:
+            if el in seen:
+                continue
+            text = _own_text(el)
+            if not text or len(text) > 60:
+                continue
+            parsed = parse_price(text, ctx)
+            owner = el
         seen.add(el)
-        text = _own_text(el)
-        if not text or len(text) > 60:
-            continue
-        parsed = parse_price(text, ctx)
         if parsed.amount is None or parsed.amount == "0":
             continue
-        old = _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
+        old = (_is_struck(owner) or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
+               or (owner is not el and bool(_NOT_CURRENT_CLASS_RE.search(_class_id(owner)))))
         if old:
             regular = regular or parsed
         elif current is None:
-            current = parsed
+            current, current_at = parsed, index
         if current is not None and regular is not None or len(seen) > 60:
             break
-    return current, regular
+    return current, regular, current_at
+
+
+_REGULAR_LABEL_RE = re.compile(
+    r"(建議售價|建议售价|原價|原价|市場價|市场价|定價|定价|參考價|参考价|專櫃價|专柜价|"
+    r"list price|regular price|was|rrp|msrp|uvp|statt|prix conseillé|antes|retail price|old price)"
+    r"\s*[:：]?\s*[$¥￥€£]?\s*$"
+)
+_CURRENT_LABEL_RE = re.compile(
+    r"(售價|價格|特價|優惠價|促銷價|現價|最低價|團購價|網路價|售价|价格|特价|优惠价|促销价|现价|最低价|"
+    r"团购价|price|our price|sale price|now|preis|prix|precio|preço|prezzo|cena|цена|가격|価格|"
+    r"販売価格)\s*[:：]?\s*[$¥￥€£]?\s*$"
+)
+_CURRENCY_ONLY_RE = re.compile(r"^\s*(?:[$¥￥€£₹₩]|元|円|원|NT\$|US\$|RMB)\s*$")
+
+
+def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
+    """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
+
+    For shops whose price elements carry no telling class. The value is the
+    first of the next few texts that is an amount with a currency, in the
+    text itself or in the label or the text right after it ("2320", "元").
+    Returns (current, regular, index of the current label).
+    """
+    current = regular = None
+    current_at = -1
+    for index, leaf in enumerate(leaves[:limit]):
+        if len(leaf) > 14 or len(leaf.strip()) < 1:
+            continue
+        low = leaf.lower().strip()
+        is_regular = bool(_REGULAR_LABEL_RE.search(low))
+        if not is_regular and not _CURRENT_LABEL_RE.search(low):
+            continue
+        if (regular if is_regular else current) is not None:
+            continue
+        symbol = re.search(r"[$¥￥€£]", leaf)
+        for offset in range(1, 5):
+            if index + offset >= len(leaves):
+                break
+            value = leaves[index + offset]
+            if len(value) > 40:
+                break
+            if not _AMOUNT_RE.search(value):
+                continue
+            after = leaves[index + offset + 1] if index + offset + 1 < len(leaves) else ""
+            text = value
+            if symbol is not None and not re.search(r"[$¥￥€£元]", value):
+                text = symbol.group(0) + value.strip()
+            elif _CURRENCY_ONLY_RE.match(after):
+                text = value.strip() + after.strip()
+            parsed = parse_price(text, ctx)
+            if parsed.amount and parsed.amount != "0" and parsed.currency:
+                if is_regular:
+                    regular = parsed
+                else:
+                    current, current_at = parsed, index
+                break
+        if current is not None and regular is not None:
+            break
+    return current, regular, current_at
 
 
 def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: PageContext):
@@ -657,7 +727,12 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         if not out.get(key):
             out[key] = value
 
-    current, regular = _visible_prices(leaves, ctx)
+    current, regular, current_at = _visible_prices(leaves, ctx)
+    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx)
+    # The product's own price comes first on the page: the earlier source wins.
+    if labelled is not None and (current is None or labelled_at < current_at):
+        current = labelled
+    regular = regular or labelled_regular
     if current is None:
         current = _label_price(props, _PRICE_LABELS, ctx)
     if regular is None:
