@@ -154,15 +154,12 @@ class PageBlocks:
             cache[names] = hit
         return hit
 
-    def _count(self, o: int, text: str, is_link: bool) -> None:
-        n = len(TOKEN_RE.findall(text))
-        self.tok[o] += n
-        if is_link:
-            self.link[o] += n
-        self.punct[o] += len(PUNCT_RE.findall(text))
-
     def _scan(self) -> None:
-        """One start/end walk (lxml's iterwalk: no recursion, no getparent)."""
+        """One start/end walk (lxml's iterwalk: no recursion, no getparent).
+
+        The hot loop of the extractor: lookups are bound to locals, dead
+        subtrees (scripts, inline SVG icons, templates) are skipped whole.
+        """
         els: list[HtmlElement] = []
         parent: list[int] = []
         end: list[int] = []
@@ -172,27 +169,42 @@ class PageBlocks:
         owner: list[int] = []
         neg_self: list[bool] = []
         self.tok, self.link, self.punct = tok, link, punct = [], [], []
-        count = self._count
+        tokens_of = TOKEN_RE.findall
+        puncts_of = PUNCT_RE.findall
+        hidden_style = _HIDDEN_STYLE_RE.search
         cache: dict[str, bool] = {}
         stack: list[int] = []
-        for event, el in etree.iterwalk(self.root, events=("start", "end")):
+        walker = etree.iterwalk(self.root, events=("start", "end"))
+        for event, el in walker:
             tag = el.tag
-            if not isinstance(tag, str):
-                # Comments, processing instructions, entities: only their tail counts.
-                if event == "start" and stack and not dead[stack[-1]]:
-                    tail = el.tail
-                    if tail and not tail.isspace():
-                        p = stack[-1]
-                        count(owner[p], tail, in_link[p])
-                continue
             if event == "end":
+                if not isinstance(tag, str):
+                    continue
                 i = stack.pop()
                 end[i] = len(els)
                 tail = el.tail
                 if tail and stack and not tail.isspace():
                     p = stack[-1]
                     if not dead[p]:
-                        count(owner[p], tail, in_link[p])
+                        o = owner[p]
+                        n = len(tokens_of(tail))
+                        tok[o] += n
+                        if in_link[p]:
+                            link[o] += n
+                        punct[o] += len(puncts_of(tail))
+                continue
+            if not isinstance(tag, str):
+                # Comments, processing instructions, entities: only their tail counts.
+                if stack and not dead[stack[-1]]:
+                    tail = el.tail
+                    if tail and not tail.isspace():
+                        p = stack[-1]
+                        o = owner[p]
+                        n = len(tokens_of(tail))
+                        tok[o] += n
+                        if in_link[p]:
+                            link[o] += n
+                        punct[o] += len(puncts_of(tail))
                 continue
             i = len(els)
             p = stack[-1] if stack else -1
@@ -202,20 +214,21 @@ class PageBlocks:
             end.append(i + 1)
             tag = tag.lower()
             tags.append(tag)
-            attrib = el.attrib
             is_dead = (p >= 0 and dead[p]) or tag in DEAD_TAGS
             neg = tag in ("nav", "footer", "aside")
-            if attrib and not is_dead:
-                style = attrib.get("style")
-                if ("hidden" in attrib or (style and _HIDDEN_STYLE_RE.search(style))
-                        or attrib.get("aria-hidden") == "true"):
+            if not is_dead and el.keys():
+                style = el.get("style")
+                if (el.get("hidden") is not None or (style and hidden_style(style))
+                        or el.get("aria-hidden") == "true"):
                     is_dead = True
-                names = attrib.get("class")
-                ident = attrib.get("id")
+                names = el.get("class")
+                ident = el.get("id")
                 if ident:
                     names = f"{names} {ident}" if names else ident
                 if names and not neg:
-                    neg = self._hinted(names, cache)
+                    neg = cache.get(names)
+                    if neg is None:
+                        neg = self._hinted(names, cache)
             dead.append(is_dead)
             link_now = tag == "a" or (p >= 0 and in_link[p])
             in_link.append(link_now)
@@ -225,10 +238,16 @@ class PageBlocks:
             tok.append(0)
             link.append(0)
             punct.append(0)
-            if not is_dead:
-                text = el.text
-                if text and not text.isspace():
-                    count(o, text, link_now)
+            if is_dead:
+                walker.skip_subtree()
+                continue
+            text = el.text
+            if text and not text.isspace():
+                n = len(tokens_of(text))
+                tok[o] += n
+                if link_now:
+                    link[o] += n
+                punct[o] += len(puncts_of(text))
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
 
