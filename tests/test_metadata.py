@@ -174,3 +174,12 @@ def _timed(func) -> float:
     started = time.perf_counter()
     func()
     return time.perf_counter() - started
+
+
+def test_unlabelled_chinese_byline_under_the_title():
+    html = """<html><head><title>犬儒病(上)</title></head><body>
+    <p align="center"><strong>犬儒病(上)</strong></p><p>胡平</p>
+    <p>人心不会熄灭，但它可能蒙上灰烬而不再燃烧。</p></body></html>"""
+    assert meta_of(html)["authors"] == ["胡平"]
+    not_a_name = html.replace("<p>胡平</p>", "<p>分享到</p>")
+    assert meta_of(not_a_name)["authors"] == []

@@ -94,3 +94,11 @@ def test_site_name_heading_is_skipped_using_host_and_og_site_name():
         "<body><h1>Daily Planet</h1><p>Text</p></body></html>"
     )
     assert extract_title(Document(html)) == "Quiet week ahead"
+
+
+def test_short_first_segment_matching_h1_beats_a_longer_sidebar_heading():
+    doc = page(
+        "<title>夜雨_原文、翻译及赏析_白居易诗词_读古诗词网</title>",
+        "<h1>夜雨</h1><h3>译文及注释</h3><h3>白居易</h3><h2>白居易其他诗词更多</h2>",
+    )
+    assert extract_title(doc) == "夜雨"

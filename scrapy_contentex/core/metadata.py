@@ -17,9 +17,9 @@ from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
 from .document import Document
-from .lang import guess_language, normalize_space, token_count
+from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, meta_tags, types_of
-from .title import ARTICLE_TYPES, extract_title
+from .title import ARTICLE_TYPES, extract_title, segments
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -177,17 +177,28 @@ def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
     return "\n".join(line for line in lines if line)
 
 
+# "(页 1)", "(图)", "(组图)": notes titles carry but pages do not print.
+_TRAILING_NOTE = re.compile(r"\s*[(（][^()（）]{1,10}[)）]\s*$")
+
+
 def _title_span(text: str, headline: str | None) -> tuple[int, int] | None:
-    """Where the headline is printed in the body text (first occurrence)."""
+    """Where the headline is printed in the body text (first occurrence).
+
+    The headline may carry a site suffix or a "(页 1)" the page does not
+    print, so its separator segments are tried too, longest first.
+    """
     if not headline:
         return None
-    probe = normalize_space(headline)[:40]
-    if len(probe) < 4:
-        return None
-    pos = text.find(probe)
-    if pos < 0:
-        return None
-    return pos, pos + len(normalize_space(headline))
+    whole = normalize_space(headline)
+    bare = _TRAILING_NOTE.sub("", whole)
+    probes = [whole, bare, *sorted(segments(whole), key=len, reverse=True)]
+    for probe in dict.fromkeys(probes):
+        if len(probe) < 4 and not (len(probe) >= 2 and CJK_RE.search(probe)):
+            continue
+        pos = text.find(probe[:40])
+        if pos >= 0:
+            return pos, pos + len(probe)
+    return None
 
 
 # -- date ------------------------------------------------------------------
@@ -427,7 +438,8 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
     editors (责任编辑), who are only a fallback: many Chinese portals name the
     editor and nobody else.
     """
-    if not _ZH_ANY_LABEL.search(text):
+    labelled = bool(_ZH_ANY_LABEL.search(text))
+    if not labelled and not CJK_RE.search(text):
         return []  # cheap exit for pages in other languages
     posters = bool(_ZH_POSTER_CUE.search(text))
     span = _title_span(text, headline)
@@ -436,9 +448,14 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
     rest = text[start:]
     for regex, window in (
         (_ZH_AUTHOR, near), (_ZH_POSTER, near), (_ZH_AUTHOR, rest), (_ZH_POSTER, rest),
-        (_ZH_EDITOR, rest),
+        (None, near), (_ZH_EDITOR, rest),
     ):
-        if regex is _ZH_POSTER and not posters:
+        if regex is None:
+            names = _name_line_authors(text, span, headline)
+            if names:
+                return names
+            continue
+        if not labelled or (regex is _ZH_POSTER and not posters):
             continue
         pieces: list[str] = []
         last_end = -1
@@ -454,6 +471,53 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
         if pieces:
             return pieces[:10]
     return []
+
+
+_NAME_LINE_PIECE = re.compile(f"^[{_HAN}][{_HAN}·]{{1,3}}$")
+_NAME_LINE_JUNK = re.compile(r"[^\w\s、,，·]")
+# A byline line may go on with the source or the time: keep what precedes them.
+_NAME_LINE_CUT = re.compile(r"来源|來源|出处|出處|时间|時間|日期|发布|發布")
+
+
+def _name_line_authors(
+    text: str, span: tuple[int, int] | None, headline: str | None, lines: int = 4
+) -> list[str]:
+    """Unlabelled bylines: a line right below the headline holding only person names.
+
+    Chinese pages often print "胡平" or "赵延东、风笑天" alone under the title
+    (the title may be printed more than once: breadcrumb, then heading, so the
+    first four places it appears are tried). A 2-4 character word is not
+    necessarily a name ("关注", "分享到"), so jieba's part-of-speech tagger must
+    call at least half of them a person name (nr); it loads lazily, and only
+    for such short lines.
+    """
+    if not span:
+        return []
+    probe = _TRAILING_NOTE.sub("", text[span[0]:span[1]]) or text[span[0]:span[1]]
+    end = span[1]
+    for _ in range(4):
+        for line in text[end:end + 400].split("\n")[1:lines + 1]:
+            line = _NAME_LINE_CUT.split(line, 1)[0]
+            pieces = [p for p in _NAME_SPLIT.split(_NAME_LINE_JUNK.sub(" ", line)) if p]
+            if not 1 <= len(pieces) <= 4 or not all(_NAME_LINE_PIECE.match(p) for p in pieces):
+                continue
+            people = sum(1 for p in pieces if _is_person_name(p))
+            if people and people * 2 >= len(pieces):
+                return pieces
+        nxt = text.find(probe, end, end + 5000)
+        if nxt < 0:
+            break
+        end = nxt + len(probe)
+    return []
+
+
+def _is_person_name(word: str) -> bool:
+    try:
+        import jieba.posseg as posseg
+    except ImportError:  # pragma: no cover - jieba is a dependency
+        return False
+    tagged = posseg.lcut(word)
+    return len(tagged) == 1 and tagged[0].flag.startswith("nr")
 
 
 # Words that follow a label but are no one's name.

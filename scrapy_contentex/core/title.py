@@ -56,7 +56,7 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 SEPARATOR_RE = re.compile(
     r"\s+(?:[-–—|:»·•~]|::|\|\|)\s+"
     r"|\s*[|｜_]\s*"
-    rf"|(?<=[{_CJK}）)])\s*[-–—]+\s*(?=[{_CJK}（(])"
+    rf"|(?<=[{_CJK}）)”’」』》】])\s*[-–—]+\s*(?=[{_CJK}（(“‘「『《【])"
     r"|\s*[—–]{2}\s*"
 )
 
@@ -231,15 +231,17 @@ def _headline_segments(title: str, is_site: SitePredicate = _never) -> list[str]
 
     Matching a heading against a short "Site" segment would pick the logo
     heading of the page, so only segments at least half as long as the longest
-    one are kept.
+    one are kept, plus the first segment whatever its length: "Headline -
+    Section - Site" is by far the most common order ("夜雨_原文、翻译及赏析_...").
     """
     parts = segments(title)
     if len(parts) <= 1:
         return []
+    first = parts[0]
     parts = [p for p in parts if not is_site(p)] or parts
     sizes = [token_count(p) for p in parts]
     top = max(sizes)
-    return [p for p, n in zip(parts, sizes, strict=True) if n * 2 >= top]
+    return [p for p, n in zip(parts, sizes, strict=True) if n * 2 >= top or p == first]
 
 
 def choose_heading(
