@@ -438,10 +438,22 @@ _STOCK_RE = re.compile(
 _HIDDEN_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])", re.I)
 
 
+def _in_link(el: HtmlElement) -> bool:
+    """The element is a link, an option, or sits in one within two levels."""
+    node: HtmlElement | None = el
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str):
+            return False
+        if node.tag in ("a", "option"):
+            return True
+        node = node.getparent()
+    return False
+
+
 def _hidden(el: HtmlElement) -> bool:
     """Hidden by the page (templates shops keep for the other stock state)."""
     node: HtmlElement | None = el
-    for _ in range(4):
+    for _ in range(6):
         if node is None or not isinstance(node.tag, str):
             return False
         style = (node.get("style") or "").replace(" ", "").lower()
@@ -470,9 +482,11 @@ def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
         if len(match.group(0)) < 0.45 * len(leaf.strip()):
             continue
         parent = leaf.getparent()
-        if parent is not None and leaf.is_text and parent.tag in ("a", "option"):
+        if parent is None:
             continue
-        if parent is not None and _hidden(parent):
+        owner = parent if leaf.is_text else parent.getparent()
+        # inside a link (another product's tile, a filter) or hidden: not this product's state
+        if owner is None or _in_link(owner) or _hidden(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
     for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
