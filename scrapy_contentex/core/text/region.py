@@ -218,9 +218,12 @@ class PageBlocks:
             neg = tag in ("nav", "footer", "aside")
             if not is_dead and el.keys():
                 style = el.get("style")
+                # Hidden markup is boilerplate-hinted rather than dead: pages
+                # that reveal their article by script (display:none until
+                # loaded) keep it through the hint veto, dropdowns do not.
                 if (el.get("hidden") is not None or (style and hidden_style(style))
                         or el.get("aria-hidden") == "true"):
-                    is_dead = True
+                    neg = True
                 names = el.get("class")
                 ident = el.get("id")
                 if ident:
