@@ -23,10 +23,9 @@ from .common import BLOCK_TAGS, NOISE_TAGS, strip_noise
 # Form controls never hold content ("Ignoring Form tags", after CoreEx).
 FORM_CONTROL_TAGS = ("input", "select", "textarea", "button", "option", "optgroup", "datalist")
 
-# A <form> is dropped only when it is small: search boxes, log-in and reply
-# boxes.  ASP.NET and many forum engines wrap the whole page in one <form>,
-# so dropping every form would drop the content.
-FORM_MAX_TOKENS = 60
+# A <form> holding more than this share of the page's text is kept: ASP.NET
+# and several forum engines wrap the whole page in one <form>.
+FORM_KEEP_SHARE = 0.3
 
 # Statement phrases (English and Chinese).  Each must be specific enough that a
 # short block containing it is a notice, not prose: "copyright" alone is a
@@ -135,19 +134,15 @@ def remove_landmarks(tree: HtmlElement, keep_share: float = KEEP_SHARE) -> HtmlE
     return _drop_outermost(tree, _is_landmark, keep_share)
 
 
-def remove_forms(tree: HtmlElement, max_tokens: int = FORM_MAX_TOKENS) -> HtmlElement:
-    """Drop form controls, and whole forms that hold little text.
+def remove_forms(tree: HtmlElement, keep_share: float = FORM_KEEP_SHARE) -> HtmlElement:
+    """Drop form controls, and whole forms unless they hold much of the page's text.
 
-    The outermost small forms are removed; a page-wrapping form stays.
+    Search, log-in, reply and editor forms go (an editor's language menu or
+    markdown help can outweigh a short thread); a page-wrapping form, as
+    ASP.NET and several forum engines emit, holds most of the text and stays.
     """
     etree.strip_elements(tree, *FORM_CONTROL_TAGS, with_tail=False)
-    for form in list(tree.iter("form")):
-        if form.getparent() is None:
-            continue
-        text = " ".join(form.itertext())
-        if token_count(text) <= max_tokens:
-            form.drop_tree()
-    return tree
+    return _drop_outermost(tree, lambda el: el.tag == "form", keep_share)
 
 
 def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
