@@ -69,7 +69,7 @@ NEGATIVE_WORDS = frozenset(
     "cookie cookies popup modal toolbar topbar masthead copyright disclaimer pagination "
     "pager tags tag tagcloud hot rank ranking trending popular more outbrain taboola "
     "byline author bio dateline meta print email rss skip hidden sronly tooltip "
-    "jump links linklist consent gdpr onetrust hide".split()
+    "jump links linklist consent gdpr onetrust hide caption credit credits gallery slideshow".split()
 )
 # "comment" is deliberately absent: replies are the content of a thread, and
 # measured over all sets, leaving comments to the link/prose signals costs
