@@ -206,6 +206,17 @@ def test_pattern_filter_drops_repeated_short_text_only():
     assert all(f"Answer number {i}" in text for i in range(4))
 
 
+def test_pattern_filter_leaves_code_alone():
+    code = "".join(
+        f"<span>def</span> f{i}(x):\n    <span>return</span> x\n" for i in range(4)
+    )
+    tree = _tree(f"<p>Try this:</p><pre><code>{code}</code></pre>")
+    text = _text(common_pattern_filter(tree, Params()))
+    assert text.count("def") == 4 and text.count("return") == 4
+    assert "f0(x):" in text
+    assert "Try this:" not in text  # a short label line outside code still goes
+
+
 # --- the whole algorithm on forum threads ---------------------------------
 
 EN_THREAD = """<html><head><title>Amp bias question - Audio Forum</title></head><body>

@@ -208,12 +208,28 @@ def _repeat_key(text: str) -> str:
     return _DIGITS_RE.sub("0", normalize_space(text).lower())
 
 
+def _code_elements(root: HtmlElement) -> set[HtmlElement]:
+    """Elements inside ``<pre>``/``<code>``: code is content, never chrome.
+
+    Syntax highlighters split code into short, repeated spans ("def",
+    "return", "}") and Python lines end with a colon; the patterns must not
+    touch them.
+    """
+    inside: set[HtmlElement] = set()
+    for top in root.iter("pre", "code"):
+        if top in inside:
+            continue
+        inside.update(top.iter())
+    return inside
+
+
 def _text_slots(root: HtmlElement):
-    """Every text run of the tree as (element, 'text' | 'tail', string)."""
+    """Every text run outside code as (element, 'text' | 'tail', string)."""
+    code = _code_elements(root)
     for el in root.iter():
-        if el.text and el.text.strip() and isinstance(el.tag, str):
+        if el.text and el.text.strip() and isinstance(el.tag, str) and el not in code:
             yield el, "text", el.text
-        if el.tail and el.tail.strip() and el is not root:
+        if el.tail and el.tail.strip() and el is not root and el.getparent() not in code:
             yield el, "tail", el.tail
 
 
