@@ -117,6 +117,10 @@ class CharacteristicContainer:
         self.index = {name: i + 1 for i, name in enumerate(names)}
         self.label_cell = len(names) + 1
         self.size = len(names) + 2
+        # Every match (exact or qualified) ends with a dictionary name's last
+        # word: a set lookup rejects most texts before any string work.
+        self._last_words = {name.split()[-1] for name in names}
+        self._last_chars = {name[-1] for name in names}
 
     def label_of(self, text: str) -> str | None:
         """The dictionary name a leaf's text is labelled with, if any.
@@ -129,6 +133,8 @@ class CharacteristicContainer:
             pos = head.find(delim)
             if pos >= 0:
                 head = head[:pos]
+        if not self._could_be_label(head):
+            return None
         key = clean_name(head).lower()
         if key in self.index:
             return key
@@ -158,8 +164,16 @@ class CharacteristicContainer:
             found.append(self.label_cell)
         return found
 
+    def _could_be_label(self, head: str) -> bool:
+        """Cheap pre-check: the last word (or, for CJK, the last character) fits a name."""
+        words = head.lower().split()
+        if not words or len(words) > 6:
+            return False
+        last = words[-1].strip(" :：-–—•·*|∣｜>»›")
+        return last in self._last_words or (last[-1:] in self._last_chars and not last.isascii())
+
     def is_attribute(self, name: str) -> bool:
-        return clean_name(name).lower() in self.index
+        return self._could_be_label(name) and clean_name(name).lower() in self.index
 
 
 def clean_name(name: str) -> str:
@@ -416,8 +430,11 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     for i, leaf in enumerate(leaves):
         if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
+        delimited = ":" in leaf or "：" in leaf
+        if not delimited and len(leaf) > 2 * _LABEL_MAX_CHARS:
+            continue  # neither "Label: value" nor a bare label
         text = " ".join(leaf.split())
-        match = _LABEL_VALUE_RE.match(text)
+        match = _LABEL_VALUE_RE.match(text) if delimited else None
         if match and match.group(2):
             pairs.add(match.group(1), match.group(2))
             continue
