@@ -126,6 +126,11 @@ class RegionParams:
     #: A sibling with the same tag/class signature counts as a post when its
     #: prose mass is at least this (tokens-equivalent).
     repeat_min_mass: float = 8.0
+    #: A positive word (article, content, post...) on the same element cancels
+    #: a negative one.  Measured: turning this off ("article-newsletter" is
+    #: boilerplate) gains a little on some articles but loses whole pages
+    #: whose main wrapper is named like "content-sidebar" or "post-widget".
+    positive_cancels: bool = True
     #: Extra words counted as boilerplate vocabulary.
     extra_negative: frozenset[str] = field(default_factory=frozenset)
 
@@ -150,7 +155,7 @@ class PageBlocks:
         if hit is None:
             words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
             neg_words = NEGATIVE_WORDS | self.params.extra_negative
-            hit = bool(words & neg_words) and not words & POSITIVE_WORDS
+            hit = bool(words & neg_words) and not (self.params.positive_cancels and words & POSITIVE_WORDS)
             cache[names] = hit
         return hit
 
