@@ -159,15 +159,26 @@ def test_clean_authors():
     assert clean_authors(["Bruce Y. Lee"]) == ["Bruce Y. Lee"]
 
 
-def test_hostile_page_finishes_fast():
+def test_hostile_page_costs_no_more_than_an_ordinary_page():
+    """Timed against an ordinary article page of the same size, same run."""
     body = "<p>" + "2024年3" * 20_000 + "</p><p>" + "作者：" * 10_000 + "</p>" + "<div>" * 3000
-    html = f"<html><head><title>{'标题-' * 10_000}</title></head><body><h1>{'x' * 50_000}</h1>{body}</body></html>"
-    doc = Document(html)
-    parse = min(_timed(lambda: Document(html).tree) for _ in range(3))
-    meta = extract_metadata(doc)
-    # Parsing is the yardstick: metadata must cost the same order, same run.
-    assert min(_timed(lambda: extract_metadata(doc)) for _ in range(3)) < 30 * parse
-    assert set(meta) == set(KEYS)
+    hostile = (
+        f"<html><head><title>{'标题-' * 10_000}</title></head>"
+        f"<body><h1>{'x' * 50_000}</h1>{body}</body></html>"
+    )
+    paragraph = "<p>土豆，听名字就“土”得掉渣。The fox jumped over 12 dogs on a sunny day.</p>"
+    ordinary = (
+        "<html><head><title>土豆不“土”_松花江网</title></head><body><h1>土豆不“土”</h1>"
+        "<p>2022-02-13 09:57 作者：王建宏</p>"
+        + paragraph * (len(hostile) // len(paragraph))
+        + "</body></html>"
+    )
+    docs = {name: Document(html) for name, html in (("hostile", hostile), ("ordinary", ordinary))}
+    meta = {name: extract_metadata(doc) for name, doc in docs.items()}  # warm up (jieba, trees)
+    cost = {name: min(_timed(lambda d=doc: extract_metadata(d)) for _ in range(3)) for name, doc in docs.items()}
+    assert cost["hostile"] < 10 * cost["ordinary"]
+    assert set(meta["hostile"]) == set(KEYS)
+    assert meta["ordinary"]["authors"] == ["王建宏"]
 
 
 def _timed(func) -> float:
@@ -183,3 +194,18 @@ def test_unlabelled_chinese_byline_under_the_title():
     assert meta_of(html)["authors"] == ["胡平"]
     not_a_name = html.replace("<p>胡平</p>", "<p>分享到</p>")
     assert meta_of(not_a_name)["authors"] == []
+
+
+def test_dates_in_a_list_are_not_the_publication_date():
+    html = """<html><body><h1>海姑娘</h1><ul><li>12/01/2004 - 01/01/2005</li>
+    <li>01/01/2005 - 2/01/2005</li><li>02/01/2005 - 3/01/2005</li></ul>
+    <h2>湘菜粤菜 兵分两路</h2><p>2005-06-14 03:25:55</p><p>湘菜粤菜兵分两路，新鲜的是。</p></body></html>"""
+    assert meta_of(html)["datePublished"] == "2005-06-14T03:25:55"
+
+
+def test_year_and_month_only_when_no_full_date():
+    html = """<html><body><h1>路是人走出来的</h1><p>正文很长。</p>
+    <p>——《北京之春》1996年3月号</p></body></html>"""
+    meta = meta_of(html)
+    assert meta["datePublished"] == "1996-03"
+    assert meta["datePublishedRaw"] == "1996年3月"

@@ -277,7 +277,7 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
     if span:
         start, end = span
         after = text[end:end + AFTER_TITLE]
-        dates = [d for d in find_dates(after) if not _updated(after, d)]
+        dates = _unlisted([d for d in find_dates(after) if not _updated(after, d)])
         cued = [d for d in dates if _cued(after, d)]
         if cued or dates:
             best = (cued or dates)[0]
@@ -290,16 +290,41 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         close = [d for d in find_dates(before) if len(before[d.end:].strip()) <= 20]
         if close:
             return close[-1].iso, close[-1].raw
-        months = find_dates(after[:300], months=True)
+        months = [d for d in find_dates(after[:300], months=True) if d.precision == "month"]
         if months:
             return months[0].iso, months[0].raw
-    dates = [d for d in find_dates(text) if not _updated(text, d)]
+    found = [d for d in find_dates(text) if not _updated(text, d)]
+    dates = _unlisted(found) or found
     cued = [d for d in dates if _cued(text, d)]
     timed = [d for d in dates if d.has_time]
     if cued or timed:
         best = (cued or timed)[0]
         return best.iso, best.raw
+    if not dates:
+        # No full date anywhere: an essay signed "《北京之春》1998年3月号" still has a month.
+        months = find_dates(text, months=True)
+        if len(months) == 1:
+            return months[0].iso, months[0].raw
     return None
+
+
+def _unlisted(dates: list[DateMatch], gap: int = 80, run: int = 3) -> list[DateMatch]:
+    """Dates that are not part of a list (archives, related links, comment threads).
+
+    ``run`` or more dates each within ``gap`` characters of the previous one
+    are a list; an article's own dateline stands alone or in a pair
+    (published / updated).
+    """
+    keep: list[DateMatch] = []
+    group: list[DateMatch] = []
+    for date in [*dates, None]:
+        if date is not None and group and date.start - group[-1].end <= gap:
+            group.append(date)
+            continue
+        if group and len(group) < run:
+            keep.extend(group)
+        group = [date] if date is not None else []
+    return keep
 
 
 def _cued(text: str, date: DateMatch) -> bool:

@@ -112,9 +112,13 @@ def _key(text: str) -> str:
     return re.sub(r"[\s\"'“”‘’「」『』《》]+", "", text.casefold())
 
 
+# Titles are short; a hostile one is cut before splitting so work stays bounded.
+MAX_TITLE_CHARS = 400
+
+
 def segments(title: str) -> list[str]:
     """Split a page title on site-name separators; empty pieces dropped."""
-    return [p.strip() for p in SEPARATOR_RE.split(title) if p and p.strip()]
+    return [p.strip() for p in SEPARATOR_RE.split(title[:MAX_TITLE_CHARS]) if p and p.strip()]
 
 
 SitePredicate = Callable[[str], bool]
