@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
-from .region import INLINE_TAGS, PageBlocks, RegionParams
+from .region import CELL_TAGS, INLINE_TAGS, PageBlocks, RegionParams
 
 
 @dataclass
@@ -127,6 +127,10 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
     return skip
 
 
+# Newlines in the source are blanks to a browser; only markup breaks lines.
+_RAW_BREAKS = str.maketrans("\r\n", "  ")
+
+
 def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, str]]:
     """(owner block, text) pieces of the region in document order.
 
@@ -144,12 +148,14 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
             out.append((o, [text]))
 
     def close(k: int) -> None:
-        if tags[k] not in INLINE_TAGS:
+        if tags[k] in CELL_TAGS:
+            emit(owner[k], " ")
+        elif tags[k] not in INLINE_TAGS:
             emit(owner[k], "\n")
         if k != region:
             tail = els[k].tail
             if tail:
-                emit(owner[parent[k]], tail)
+                emit(owner[parent[k]], tail.translate(_RAW_BREAKS))
 
     open_: list[int] = []
     j, stop = region, pb.end[region]
@@ -159,17 +165,19 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
         if j != region and j in skip:
             tail = els[j].tail
             if tail:
-                emit(owner[parent[j]], tail)
+                emit(owner[parent[j]], tail.translate(_RAW_BREAKS))
             j = pb.end[j]
             continue
         tag = tags[j]
         if tag == "br":
             emit(owner[j], "\n")
+        elif tag in CELL_TAGS:
+            emit(j, " ")  # a table row reads as one line
         elif tag not in INLINE_TAGS:
             emit(j, "\n")
         text = els[j].text
         if text:
-            emit(owner[j], text)
+            emit(owner[j], text.translate(_RAW_BREAKS))
         open_.append(j)
         j += 1
     while open_:
@@ -178,12 +186,32 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
 
 
 def _lines(segments: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Join segments into lines; a line belongs to the block that starts it.
+
+    Lines may span segments (the cells of a table row), so text is carried
+    over until a newline.
+    """
     lines: list[tuple[int, str]] = []
+    buf: list[str] = []
+    line_owner = -1
+
+    def flush() -> None:
+        line = normalize_space("".join(buf))
+        if line:
+            lines.append((line_owner, line))
+        buf.clear()
+
     for o, text in segments:
-        for raw in text.split("\n"):
-            line = normalize_space(raw)
-            if line:
-                lines.append((o, line))
+        parts = text.split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                flush()
+                line_owner = -1
+            if part:
+                if line_owner < 0 and part.strip():
+                    line_owner = o
+                buf.append(part)
+    flush()
     return lines
 
 
