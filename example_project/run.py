@@ -86,7 +86,7 @@ def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = Fals
     expected = manifest()
     wanted = {e["path"] for e in expected["articles"] + expected["products"]}
     track: dict[str, Any] = {"items": 0, "seen": set(), "requests_until_all_items": None}
-    process = CrawlerProcess(settings, install_root_handler=loglevel != "CRITICAL")
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler("demo")
 
     def item_scraped(item: Any, **kwargs: Any) -> None:

@@ -21,14 +21,18 @@ RUNNER = ROOT / "example_project" / "run.py"
 EXPECTED = json.loads((DEMO_SITES / "expected.json").read_text(encoding="utf-8"))
 
 
-def crawl(output: Path, *extra: str) -> tuple[dict, str]:
-    done = subprocess.run(
+def start_crawl(output: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
         [sys.executable, str(RUNNER), "--json", "--loglevel", "INFO", "--output", str(output),
          *extra],
-        capture_output=True, text=True, timeout=180, cwd=ROOT,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
+
+
+def finish(proc: subprocess.Popen) -> tuple[dict, str]:
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr[-3000:]
+    return json.loads(stdout.strip().splitlines()[-1]), stderr
 
 
 def read_feed(path: Path) -> list[dict]:
@@ -40,9 +44,18 @@ def by_path(items: list[dict]) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    output = tmp_path_factory.mktemp("feeds")
-    result, log = crawl(output)
+def crawls(tmp_path_factory):
+    """The demo crawl, plain and with crawl steering, run side by side."""
+    plain_dir = tmp_path_factory.mktemp("feeds")
+    steered_dir = tmp_path_factory.mktemp("steered")
+    plain = start_crawl(plain_dir)
+    steered = start_crawl(steered_dir, "--steer")
+    return (plain_dir, *finish(plain)), finish(steered)
+
+
+@pytest.fixture(scope="module")
+def demo(crawls):
+    (output, result, log), _ = crawls
     articles = read_feed(output / "articles.jsonl")
     products = read_feed(output / "products.jsonl")
     return result, log, articles, products
@@ -128,10 +141,10 @@ def test_demo_pages_always_extracted(demo):
                    for k in result["stats"])
 
 
-def test_steering_saves_requests_and_loses_nothing(demo, tmp_path):
+def test_steering_saves_requests_and_loses_nothing(demo, crawls):
     needs_page_type_engine()
-    plain, _, _, _ = demo
-    steered, log = crawl(tmp_path, "--steer")
+    plain = demo[0]
+    steered, log = crawls[1]
     assert "Traceback" not in log
     assert steered["expected_found"] == steered["expected_items"]
     assert steered["requests"] < plain["requests"]
