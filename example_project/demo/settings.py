@@ -11,6 +11,7 @@ NEWSPIDER_MODULE = "demo.spiders"
 
 ROBOTSTXT_OBEY = False
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False  # Scrapy 2.19+: no control port for an offline demo
 CONCURRENT_REQUESTS = 8
 LOG_LEVEL = "INFO"
 FEED_EXPORT_ENCODING = "utf-8"
