@@ -100,6 +100,10 @@ class RegionParams:
     #: unpunctuated cells that are content all the same (standings, stats);
     #: link-filled layout cells still lose through the link penalty.
     cell_cost_factor: float = 0.0
+    #: Share of the block cost paid inside an element named like the main
+    #: text (article, content, entry, post...): short lines of a blog entry
+    #: or a poem are content there, menus elsewhere.
+    positive_cost_factor: float = 0.75
     #: Multiplier for unpunctuated text; punctuated prose gets up to 1.0.
     unpunctuated_factor: float = 0.35
     #: Punctuation marks per token that count as fully "prose-like"; English
@@ -159,6 +163,15 @@ class PageBlocks:
             cache[names] = hit
         return hit
 
+    def _positive(self, names: str, cache: dict[str, bool]) -> bool:
+        """True when class/id words name the main text (memoised per string)."""
+        hit = cache.get(names)
+        if hit is None:
+            words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
+            hit = bool(words & POSITIVE_WORDS)
+            cache[names] = hit
+        return hit
+
     def _scan(self) -> None:
         """One start/end walk (lxml's iterwalk: no recursion, no getparent).
 
@@ -173,6 +186,8 @@ class PageBlocks:
         in_link: list[bool] = []
         owner: list[int] = []
         neg_self: list[bool] = []
+        pos: list[bool] = []
+        pos_cache: dict[str, bool] = {}
         self.tok, self.link, self.punct = tok, link, punct = [], [], []
         tokens_of = TOKEN_RE.findall
         puncts_of = PUNCT_RE.findall
@@ -221,6 +236,7 @@ class PageBlocks:
             tags.append(tag)
             is_dead = (p >= 0 and dead[p]) or tag in DEAD_TAGS
             neg = tag in ("nav", "footer", "aside")
+            pos_now = (p >= 0 and pos[p]) or tag in ("article", "main")
             if not is_dead and el.keys():
                 style = el.get("style")
                 # Hidden markup is boilerplate-hinted rather than dead: pages
@@ -237,6 +253,9 @@ class PageBlocks:
                     neg = cache.get(names)
                     if neg is None:
                         neg = self._hinted(names, cache)
+                if names and not pos_now:
+                    pos_now = self._positive(names, pos_cache)
+            pos.append(pos_now)
             dead.append(is_dead)
             link_now = tag == "a" or (p >= 0 and in_link[p])
             in_link.append(link_now)
@@ -258,6 +277,7 @@ class PageBlocks:
                 punct[o] += len(puncts_of(text))
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
+        self.pos = pos
 
     # -- pass 2: weights, hints, subtree sums ----------------------------------
     def block_weight(self, i: int) -> float:
@@ -271,6 +291,8 @@ class PageBlocks:
         prose = min(1.0, density / prm.prose_punct_ratio)
         factor = prm.unpunctuated_factor + (1.0 - prm.unpunctuated_factor) * prose
         cost = prm.block_cost * (prm.cell_cost_factor if self.tags[i] in CELL_TAGS else 1.0)
+        if self.pos[i]:
+            cost *= prm.positive_cost_factor
         return plain * factor - prm.link_penalty * self.link[i] - cost
 
     def _weigh(self) -> None:
