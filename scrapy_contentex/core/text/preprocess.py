@@ -13,6 +13,8 @@ the walks are iterative and linear, so 50,000-deep or 20 MB pages are fine.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -65,6 +67,7 @@ _PIECE_SPLIT_RE = re.compile(r"[\n|｜·•。！？]+|(?<=[.!?])\s+")
 # Above this many characters a subtree's text is not gathered (it cannot be a
 # statement anyway); keeps the statement search linear in the page size.
 _TEXT_CAP = 600
+_ELEMENT_CAP = 300
 
 # A hidden or landmark subtree holding more than this share of the page's
 # text is kept (see _drop_outermost).
@@ -171,63 +174,93 @@ def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
     return hit >= STATEMENT_MIN_SHARE_FOOTER * total and bool(STATEMENT_RE.search(pieces[-1]))
 
 
-def _capped_texts(tree: HtmlElement) -> dict[HtmlElement, str | None]:
-    """Visible text of every element, or None once it exceeds ``_TEXT_CAP``.
+def _capped_text(el: HtmlElement) -> str | None:
+    """Visible text of ``el`` with '\\n' at block edges, or None past ``_TEXT_CAP``.
 
-    Built bottom-up in one post-order walk, so each element's text is
-    assembled from its children's (bounded) strings: linear overall.
+    Stops as soon as the cap (characters or elements) is exceeded, so asking
+    about every ancestor of a match costs a bounded amount each.
     """
-    texts: dict[HtmlElement, str | None] = {}
-    stack: list[tuple[HtmlElement, bool]] = [(tree, True)]
-    while stack:
-        node, entering = stack.pop()
-        if entering:
-            stack.append((node, False))
-            stack.extend((child, True) for child in reversed(node))
-            continue
-        parts = [node.text or ""]
-        size = len(parts[0])
-        for child in node:
-            child_text = texts.get(child, "")
-            if child_text is None:
-                size = _TEXT_CAP + 1
-                break
-            sep = "\n" if isinstance(child.tag, str) and child.tag in BLOCK_TAGS else ""
-            parts.extend((sep, child_text, sep, child.tail or ""))
-            size += len(child_text) + len(child.tail or "") + 2
-            if size > _TEXT_CAP:
-                break
-        texts[node] = "".join(parts) if size <= _TEXT_CAP else None
-    return texts
+    parts: list[str] = []
+    size = 0
+    seen = 0
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if event == "start":
+            seen += 1
+            if seen > _ELEMENT_CAP:
+                return None
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if node.text and tag:
+                parts.append(node.text)
+                size += len(node.text)
+        else:
+            if tag in BLOCK_TAGS:
+                parts.append("\n")
+            if node is not el and node.tail:
+                parts.append(node.tail)
+                size += len(node.tail)
+        if size > _TEXT_CAP:
+            return None
+    return "".join(parts)
+
+
+def _attached(el: HtmlElement, root: HtmlElement) -> bool:
+    """Still inside ``root`` (not under a subtree dropped earlier)."""
+    top = el
+    parent = el.getparent()
+    while parent is not None:
+        top, parent = parent, parent.getparent()
+    return top is root
 
 
 def remove_statements(tree: HtmlElement, max_tokens: int = STATEMENT_MAX_TOKENS) -> HtmlElement:
     """Remove small blocks dominated by a statement, and statement text runs.
 
-    The outermost block whose whole text is short and holds a statement phrase
-    is removed (a footer of "About | Contact | © 2021 Foo"), then any remaining
-    bare text run (text or tail between tags) that is itself a statement is
-    blanked, for notices written straight into a large container.
+    One regex pass over the page's joined text finds the statement phrases;
+    from the text node of each match we climb to the outermost block whose
+    whole text is still short and a statement (a footer of
+    "About | Contact | © 2021 Foo") and remove it.  A matching bare text run
+    (text or tail between tags) that is itself a statement and sits in a
+    larger container is blanked instead.
     """
-    texts = _capped_texts(tree)
+    nodes = tree.xpath("//text()")
+    if not nodes:
+        return tree
+    ends = list(accumulate(len(n) for n in nodes))
+    hits: dict[int, None] = {}
+    for match in STATEMENT_RE.finditer("".join(nodes)):
+        hits.setdefault(bisect_right(ends, match.start()), None)
     doomed: list[HtmlElement] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        tag = node.tag if isinstance(node.tag, str) else ""
-        text = texts.get(node)
-        if tag in BLOCK_TAGS and tag not in ("html", "body") and text and is_statement(text, max_tokens):
-            doomed.append(node)
+    runs = []
+    for index in hits:
+        node = nodes[index]
+        parent = node.getparent()
+        if parent is None:
             continue
-        stack.extend(reversed(node))
+        holder = parent if node.is_text else parent.getparent()
+        best = None
+        current = holder
+        while current is not None and current.tag not in ("html", "body"):
+            text = _capped_text(current)
+            if text is None:
+                break
+            if current.tag in BLOCK_TAGS and is_statement(text, max_tokens):
+                best = current
+            current = current.getparent()
+        if best is not None:
+            doomed.append(best)
+        else:
+            runs.append((parent, node.is_text, str(node)))
     for el in doomed:
-        if el.getparent() is not None:
+        if _attached(el, tree):
             el.drop_tree()
-    for el in tree.iter():
-        if el.text and is_statement(el.text, max_tokens):
-            el.text = None
-        if el.tail and is_statement(el.tail, max_tokens):
-            el.tail = None
+    for el, is_text, text in runs:
+        if is_statement(text, max_tokens) and _attached(el, tree):
+            if is_text:
+                el.text = None
+            else:
+                el.tail = None
     return tree
 
 
