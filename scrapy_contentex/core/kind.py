@@ -67,17 +67,31 @@ def _structured_vote(tree: HtmlElement) -> int:
     return 0
 
 
+_INLINE = frozenset(("br", "a", "b", "strong", "em", "i", "span", "font"))
+
+
 def _prose_tokens(body: HtmlElement) -> int:
-    """Tokens in long, punctuated paragraphs: the mass of an article."""
+    """Tokens in long, punctuated paragraphs: the mass of an article.
+
+    A paragraph is an element's own text plus its inline children; elements
+    with hundreds of children are containers, not paragraphs, and only their
+    first children are read, so the cost stays linear on any page.
+    """
     total = 0
-    for el in body.iter("p", "div", "td", "article", "section", "li"):
-        text = normalize_space(el.text or "")
-        for child in el:
-            if isinstance(child.tag, str) and child.tag in ("br", "a", "b", "strong", "em", "i",
-                                                           "span", "font"):
-                text += " " + normalize_space(child.text_content() if child.tag != "br" else "")
+    for count, el in enumerate(body.iter("p", "div", "td", "article", "section", "li")):
+        if total > 600 or count > 20_000:
+            break  # past the largest threshold the exact amount no longer matters
+        parts = [el.text or ""]
+        for index, child in enumerate(el):
+            if index > 200:
+                break
+            if isinstance(child.tag, str) and child.tag in _INLINE and child.tag != "br":
+                parts.append(child.text_content()[:2000])
             if child.tail:
-                text += " " + normalize_space(child.tail)
+                parts.append(child.tail)
+        text = " ".join(parts)
+        if len(text) < 40:
+            continue
         n = token_count(text)
         if n >= 25 and punct_count(text) >= 3:
             total += n
@@ -166,7 +180,9 @@ def product_evidence(doc: Document) -> tuple[float, int]:
         return score, kinds
     cart = 0
     prices = 0
-    for el in body.iter("button", "input", "a", "form"):
+    for count, el in enumerate(body.iter("button", "input", "a", "form")):
+        if count > 5000:
+            break
         label = el.get("value") if el.tag == "input" else normalize_space(el.text_content()[:200])
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
         if (label and len(label) < 40 and _CART_RE.search(label.lower())) or _CART_RE.search(attrs.lower()):
