@@ -91,26 +91,40 @@ def _is_hidden(el: HtmlElement) -> bool:
     return bool(style and _HIDDEN_STYLE_RE.search(style))
 
 
-def _drop_outermost(tree: HtmlElement, matches, keep_share: float) -> HtmlElement:
-    """Drop the outermost elements for which ``matches(el)`` holds.
+def _attached(el: HtmlElement, root: HtmlElement, dropped: set | None = None) -> bool:
+    """Still inside ``root``: not under a subtree dropped earlier.
 
-    An element holding more than ``keep_share`` of the page's text is kept:
-    whatever its markup says, most of what a reader sees is in it.
+    Walks up at most the tree depth (bounded: documents are flattened past
+    the parser's depth limit); stops early at a known dropped element.
     """
-    outermost: list[HtmlElement] = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node.tag, str) and node is not tree and matches(node):
-            outermost.append(node)
-            continue
-        stack.extend(node)
-    if not outermost:
+    top = el
+    parent = el.getparent()
+    while parent is not None:
+        if dropped and parent in dropped:
+            return False
+        top, parent = parent, parent.getparent()
+    return top is root
+
+
+def _drop_outermost(tree: HtmlElement, xpath: str, matches, keep_share: float) -> HtmlElement:
+    """Drop the elements found by ``xpath`` for which ``matches(el)`` holds.
+
+    Candidates come in document order from one XPath query (C speed), so an
+    outer element is decided before the elements inside it.  An element
+    holding more than ``keep_share`` of the page's text is kept: whatever its
+    markup says, most of what a reader sees is in it.
+    """
+    found = [el for el in tree.xpath(xpath) if el is not tree and matches(el)]
+    if not found:
         return tree
     total = token_count(" ".join(tree.itertext())) or 1
-    for el in outermost:
+    dropped: set[HtmlElement] = set()
+    for el in found:
+        if not _attached(el, tree, dropped):
+            continue
         if token_count(" ".join(el.itertext())) <= keep_share * total:
             el.drop_tree()
+            dropped.add(el)
     return tree
 
 
@@ -120,7 +134,7 @@ def remove_hidden(tree: HtmlElement, keep_share: float = KEEP_SHARE) -> HtmlElem
     Pages such as WeChat articles hide the whole body until a script reveals
     it, hence the ``keep_share`` guard.
     """
-    return _drop_outermost(tree, _is_hidden, keep_share)
+    return _drop_outermost(tree, "//*[@hidden or @aria-hidden or @style]", _is_hidden, keep_share)
 
 
 def _is_landmark(el: HtmlElement) -> bool:
@@ -134,7 +148,9 @@ def remove_landmarks(tree: HtmlElement, keep_share: float = KEEP_SHARE) -> HtmlE
     that a region is not the main content; the ``keep_share`` guard protects
     pages that wrap their article in a ``<header>``.
     """
-    return _drop_outermost(tree, _is_landmark, keep_share)
+    return _drop_outermost(
+        tree, "//nav | //aside | //header | //footer | //*[@role]", _is_landmark, keep_share
+    )
 
 
 def remove_forms(tree: HtmlElement, keep_share: float = FORM_KEEP_SHARE) -> HtmlElement:
@@ -145,7 +161,7 @@ def remove_forms(tree: HtmlElement, keep_share: float = FORM_KEEP_SHARE) -> Html
     ASP.NET and several forum engines emit, holds most of the text and stays.
     """
     etree.strip_elements(tree, *FORM_CONTROL_TAGS, with_tail=False)
-    return _drop_outermost(tree, lambda el: el.tag == "form", keep_share)
+    return _drop_outermost(tree, "//form", lambda el: True, keep_share)
 
 
 def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
@@ -203,15 +219,6 @@ def _capped_text(el: HtmlElement) -> str | None:
         if size > _TEXT_CAP:
             return None
     return "".join(parts)
-
-
-def _attached(el: HtmlElement, root: HtmlElement) -> bool:
-    """Still inside ``root`` (not under a subtree dropped earlier)."""
-    top = el
-    parent = el.getparent()
-    while parent is not None:
-        top, parent = parent, parent.getparent()
-    return top is root
 
 
 def remove_statements(tree: HtmlElement, max_tokens: int = STATEMENT_MAX_TOKENS) -> HtmlElement:
