@@ -48,12 +48,17 @@ def extract_article(html: HtmlInput, url: str | None = None, algorithm: str = "d
     return Article(url=doc.url, articleBody=body or None, **meta)
 
 
-def extract_product(html: HtmlInput, url: str | None = None) -> Product:
-    """Product record: structured data first, then the seed's record area."""
+def extract_product(html: HtmlInput, url: str | None = None,
+                    attributes: list[str] | None = None) -> Product:
+    """Product record: structured data first, then the seed's record area.
+
+    ``attributes`` extends the records method's attribute-name dictionary
+    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
+    """
     from .core.product import extract_product_fields
 
     doc = as_document(html, url)
-    return Product(url=doc.url, **extract_product_fields(doc))
+    return Product(url=doc.url, **extract_product_fields(doc, extra_attributes=attributes))
 
 
 def guess_kind(html: HtmlInput, url: str | None = None) -> str:
