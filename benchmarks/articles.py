@@ -46,9 +46,6 @@ class Run:
     seconds: float = 0.0
     errors: int = 0
     first_error: str | None = None
-    rss_before: int = 0
-    rss_after: int = 0
-    peak_after: int = 0
 
 
 def rss_mb() -> float:
@@ -118,7 +115,7 @@ def competitor(name: str) -> Extractor | None:
 
 def run_extractor(extract: Extractor, pages: list[tuple[dict, str]], keep: bool) -> Run:
     """Score one extractor on a set's pages; exceptions count as errors (empty output)."""
-    run = Run(rss_before=int(current_rss_mb()))
+    run = Run()
     for record, html in pages:
         started = time.perf_counter()
         try:
@@ -140,8 +137,6 @@ def run_extractor(extract: Extractor, pages: list[tuple[dict, str]], keep: bool)
         run.per_page.append((record["id"], p, r))
         if keep:
             run.predicted[record["id"]] = predicted
-    run.rss_after = int(current_rss_mb())
-    run.peak_after = int(rss_mb())
     return run
 
 
@@ -239,6 +234,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--worst-algorithm", default="default")
     parser.add_argument("--dump", type=Path, default=None, help="write predicted/truth text here")
     parser.add_argument("--dump-algorithm", default="default")
+    parser.add_argument(
+        "--passes", type=int, default=1,
+        help="run everything N times; memory after pass 2 shows whether it stays flat",
+    )
     return parser.parse_args(argv)
 
 
@@ -257,16 +256,19 @@ def main(argv: list[str] | None = None) -> int:
                 extractors[name] = extract
 
     results: dict[str, dict[str, Run]] = {name: {} for name in extractors}
+    memory_rows: list[list] = [["(start)", 0, int(current_rss_mb()), int(rss_mb())]]
     meta_rows: list[list] = []
     meta_speed: list[list] = []
-    print(f"start: peak RSS {rss_mb():.0f} MB")
-    for set_name in sets:
+    runs_of_sets = [(n, s) for n in range(1, max(args.passes, 1) + 1) for s in sets]
+    for pass_no, set_name in runs_of_sets:
+        last_pass = pass_no == max(args.passes, 1)
         try:
             pages = load_texts(set_name, args.limit)
         except FileNotFoundError as exc:
             print(f"set {set_name}: not found ({exc}); skipped")
             continue
-        print(f"{set_name}: {len(pages)} pages", flush=True)
+        print(f"{set_name}: {len(pages)} pages" + (f" (pass {pass_no})" if args.passes > 1 else ""),
+              flush=True)
         for name, extract in extractors.items():
             keep = args.dump is not None and name == args.dump_algorithm
             run = run_extractor(extract, pages, keep)
@@ -275,10 +277,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name}: {run.errors} error(s), first: {run.first_error}")
             if keep:
                 dump(args.dump, set_name, name, run, pages)
-        if not args.no_metadata:
+        if not args.no_metadata and last_pass:
             rows, speed, _ = metadata_rows(set_name, pages)
             meta_rows.extend(rows)
             meta_speed.append([set_name, speed])
+        label = f"{set_name} (pass {pass_no})" if args.passes > 1 else set_name
+        memory_rows.append([label, len(pages), int(current_rss_mb()), int(rss_mb())])
+        if not last_pass:
+            continue
         if args.worst and args.worst_algorithm in results and set_name in results[args.worst_algorithm]:
             run = results[args.worst_algorithm][set_name]
             worst = sorted(run.per_page, key=lambda x: 2 * x[1] * x[2] / (x[1] + x[2] or 1))
@@ -320,7 +326,12 @@ def main(argv: list[str] | None = None) -> int:
             "precision). author =: same set of names; author ~: at least one name in common."
         )
         print_table(["set", "pages/s"], meta_speed, title="metadata speed")
-    print(f"end: peak RSS {rss_mb():.0f} MB")
+    print_table(
+        ["after set", "pages", "RSS now MB", "peak RSS MB"],
+        memory_rows,
+        title="memory after each set (all extractors ran on it); lazy resources such as jieba's "
+        "dictionaries load during the first sets: use --passes 2 to see whether it then stays flat",
+    )
     return 0
 
 
@@ -340,7 +351,7 @@ def _url_of(pages: list[tuple[dict, str]], pid: str) -> str:
 
 
 def _speed_table(results: dict[str, dict[str, Run]], sets: list[str]) -> None:
-    """Pages per second over all sets, the ratio to trafilatura, and peak RSS growth."""
+    """Pages per second over all sets and the ratio to trafilatura."""
     rows = []
     base = None
     totals = {}
@@ -349,18 +360,13 @@ def _speed_table(results: dict[str, dict[str, Run]], sets: list[str]) -> None:
         seconds = sum(r.seconds for r in runs.values() if r.errors < len(r.scores))
         totals[name] = pages / seconds if seconds else 0.0
     base = totals.get("trafilatura")
-    for name, runs in results.items():
-        ordered = [runs[s] for s in sets if s in runs]
-        first = ordered[0].rss_after if ordered else 0
-        last = ordered[-1].rss_after if ordered else 0
-        peak = max((r.peak_after for r in ordered), default=0)
+    for name in results:
         ratio = totals[name] / base if base else None
-        rows.append([name, totals[name], f"{ratio:.2f}x" if ratio else "-", first, last, peak])
+        rows.append([name, totals[name], f"{ratio:.2f}x" if ratio else "-"])
     print_table(
-        ["extractor", "pages/s", "vs trafilatura", "RSS after 1st set MB", "RSS after last set MB",
-         "process peak MB"],
+        ["extractor", "pages/s", "vs trafilatura"],
         rows,
-        title=f"speed and memory on the same pages, same run ({', '.join(sets)})",
+        title=f"speed on the same pages, same run ({', '.join(sets)})",
     )
 
 
