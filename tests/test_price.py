@@ -72,3 +72,15 @@ def test_text_without_digits_keeps_hint_currency_only():
     parsed = parse_price("Call for price", None, "EUR")
     assert parsed.amount is None
     assert parsed.currency == "EUR"
+
+
+def test_yuan_character_follows_the_domain():
+    assert currency_code("元", context_from("https://shop.example.com.tw/p", "zh-TW")) == "TWD"
+    assert currency_code("元", context_from("https://shop.example.hk/p", None)) == "HKD"
+    assert currency_code("元", context_from("https://shop.example.cn/p", None)) == "CNY"
+
+
+def test_letter_codes_only_as_whole_words():
+    assert parse_price("Leipzig 12").currency is None
+    assert parse_price("12 Lei").currency == "RON"
+    assert parse_price("₹2,433").currency == "INR"

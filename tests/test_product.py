@@ -195,3 +195,44 @@ def test_empty_page_gives_empty_fields():
     out = fields("<html><body><p>nothing here</p></body></html>")
     assert out["price"] is None and out["availability"] is None
     assert out["additionalProperties"] == []
+
+
+def test_label_announced_price_without_price_classes():
+    html = """<html><head><title>牛排 - 示例</title></head><body><h1>牛排</h1>
+    <div class="deal"><span>建議售價</span><span>$3200</span><span>元</span>
+    <span>一次付清特價</span><span>72</span><span>折</span><span>2320</span><span>元</span></div>
+    <div class="related"><div class="sale">$209</div></div></body></html>"""
+    out = fields(html, "https://shop.example.tw/p/1")
+    assert out["price"] == "2320"
+    assert out["currency"] == "TWD"  # "$" on a .tw domain
+    assert out["regularPrice"] == "3200"
+
+
+def test_old_and_new_price_in_one_element():
+    html = """<html><body><h1>Fridge</h1>
+    <div class="product-price"><s>144 990 тг.</s> <span>131 990 тг.</span></div></body></html>"""
+    out = fields(html)
+    assert (out["price"], out["regularPrice"], out["currency"]) == ("131990", "144990", "KZT")
+
+
+def test_identifier_labels_outside_the_record_area():
+    html = """<html><body><h1>Teddy bear</h1>
+    <div class="top">Item number: <span>133588510845</span></div>
+    <table class="specs"><tr><th>Colour</th><td>Brown</td></tr><tr><th>Height</th><td>30 cm</td></tr>
+    <tr><th>Material</th><td>Plush</td></tr></table></body></html>"""
+    out = fields(html)
+    assert out["sku"] == "133588510845"
+
+
+def test_yen_on_a_japanese_page():
+    html = """<html lang="ja"><body><h1>急須</h1><p class="price">¥3,980</p>
+    <p>在庫あり</p></body></html>"""
+    out = fields(html, "https://shop.example.jp/item/9")
+    assert (out["price"], out["currency"], out["currencyRaw"]) == ("3980", "JPY", "¥")
+    assert out["availability"] == "InStock"
+
+
+def test_stock_word_in_another_products_link_does_not_count():
+    html = """<html><body><h1>Lamp</h1><span class="price">€20,00</span>
+    <a href="/other"><span>Sold out</span></a><p>Available now</p></body></html>"""
+    assert fields(html)["availability"] == "InStock"

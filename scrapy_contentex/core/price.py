@@ -27,7 +27,7 @@ _SYMBOLS: dict[str, str] = {
     "£": "GBP", "gbp": "GBP", "₹": "INR", "inr": "INR", "rs.": "INR", "rs": "INR",
     "₽": "RUB", "руб": "RUB", "руб.": "RUB", "rub": "RUB", "р.": "RUB", "zł": "PLN",
     "pln": "PLN", "₩": "KRW", "원": "KRW", "krw": "KRW", "rmb": "CNY", "cny": "CNY",
-    "元": "CNY", "人民币": "CNY", "￥": "CNY", "jpy": "JPY", "円": "JPY", "chf": "CHF",
+    "人民币": "CNY", "￥": "CNY", "jpy": "JPY", "円": "JPY", "chf": "CHF",
     "fr.": "CHF", "sek": "SEK", "nok": "NOK", "dkk": "DKK", "kč": "CZK", "czk": "CZK",
     "ft": "HUF", "huf": "HUF", "lei": "RON", "ron": "RON", "kn": "HRK", "hrk": "HRK",
     "лв": "BGN", "лв.": "BGN", "bgn": "BGN", "₺": "TRY", "tl": "TRY", "try": "TRY",
@@ -38,7 +38,9 @@ _SYMBOLS: dict[str, str] = {
     "cop": "COP", "pen": "PEN", "s/": "PEN", "byn": "BYN", "br": "BYN", "usd$": "USD",
 }
 # Ambiguous symbols: default code, refined by page context below.
-_AMBIGUOUS = {"$": "USD", "¥": "CNY", "kr": "SEK", "kr.": "DKK", "r": "ZAR"}
+_AMBIGUOUS = {"$": "USD", "¥": "CNY", "元": "CNY", "kr": "SEK", "kr.": "DKK", "r": "ZAR"}
+# "元" is the unit of account wherever Chinese is written: yuan, NT dollar, HK dollar.
+_YUAN_BY_TLD = {"tw": "TWD", "hk": "HKD", "mo": "MOP"}
 _DOLLAR_BY_TLD = {
     "ca": "CAD", "au": "AUD", "nz": "NZD", "hk": "HKD", "sg": "SGD", "tw": "TWD", "mx": "MXN",
     "cl": "CLP", "ar": "ARS", "co": "COP", "uy": "UYU", "br": "BRL",
@@ -107,6 +109,8 @@ def currency_code(raw: str | None, context: PageContext | None = None) -> str | 
     ctx = context or PageContext()
     if key == "$":
         return _DOLLAR_BY_TLD.get(ctx.tld or "", "USD")
+    if key == "元":
+        return _YUAN_BY_TLD.get(ctx.tld or "", "CNY")
     if key == "¥":
         return "JPY" if ctx.lang == "ja" or ctx.tld == "jp" else "CNY"
     if key in ("kr", "kr."):
