@@ -50,6 +50,8 @@ class Params:
     drop_headline: bool = False
     #: Lines this short (tokens) are candidates for the pattern filters.
     short_line_tokens: int = 12
+    #: Lines up to this many tokens are checked for byline/meta labels.
+    meta_line_tokens: int = 40
     #: A short line repeated this many times in the region is template text
     #: ("Reply", "Quote", user names across posts).
     repeat_min: int = 3
@@ -82,6 +84,14 @@ _UI_WORDS = frozenset(
 # "July 26, 2018" alone: forum truths keep such lines, article truths do not;
 # measured, dropping them costs threads more than it buys articles.
 _MONTH_YEAR = False
+# Byline / meta labels: "来源：新华网 编辑：王明", "Source: Reuters", "作者：x 时间：y".
+_META_LABEL_RE = re.compile(
+    r"(来源|出处|编辑|责任编辑|责编|作者|记者|通讯员|摄影|发布|发布时间|发表|时间|日期|点击|阅读|浏览|"
+    r"字体|字号|分享到|标签|关键词|打印|"
+    r"source|editor|author|posted by|written by|published|updated|tags|filed under|share this)"
+    r"\s*[:：]",
+    re.I,
+)
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
 
@@ -243,11 +253,35 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
                 continue
             if _is_timestamp(line):
                 continue
+        if n <= prm.meta_line_tokens and _META_LABEL_RE.search(line) and _meta_line(line):
+            continue
+        if _statement(line):
+            continue
+        if n <= prm.short_line_tokens:
             words = TOKEN_RE.findall(line.lower())
             if words and all(w in _UI_WORDS for w in words) and n <= 3:
                 continue
         kept.append(line)
     return kept
+
+
+def _meta_line(line: str) -> bool:
+    """Most of the line is "label: value" pairs, not a sentence using a colon."""
+    pairs = _META_LABEL_RE.findall(line)
+    sentence_marks = sum(line.count(c) for c in "。！？!?")
+    return bool(pairs) and sentence_marks == 0 and (len(pairs) >= 2 or len(line) <= 60)
+
+
+def _statement(line: str) -> bool:
+    """Copyright and disclaimer statements (seed 001), via the shared preprocessor."""
+    try:
+        from .preprocess import is_statement
+    except Exception:  # noqa: BLE001 - a broken helper module must not break extraction
+        return bool(_COPYRIGHT_RE.search(line)) and len(TOKEN_RE.findall(line)) <= 36
+    try:
+        return is_statement(line)
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _is_timestamp(line: str) -> bool:
