@@ -83,8 +83,13 @@ _EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
 # A name is 2-4 Han characters (· for transliterated names) or one Latin
 # handle, and must end at a boundary, so "记者近日从西藏" is not read as a name.
 _HAN = "\u4e00-\u9fff"
-_ZH_NAME = rf"(?:[{_HAN}][{_HAN}·]{{1,3}}|[A-Za-z][\w.-]{{1,30}}(?: [A-Z][\w.-]{{1,20}}){{0,2}})"
-_ZH_LIST = rf"{_ZH_NAME}(?:(?:[ \t\u3000]{{1,3}}|[、，,])(?:[ \t\u3000]{{0,2}}){_ZH_NAME}){{0,5}}"
+_HAN_NAME = rf"[{_HAN}][{_HAN}·]{{1,3}}"
+_LATIN_NAME = r"[A-Za-z][\w.-]{1,30}(?: [A-Z][\w.-]{1,20}){0,2}"
+# Several Han names ("王建宏 张文攀", "赵延东、风笑天") or one Latin handle.
+_ZH_LIST = (
+    rf"(?:{_HAN_NAME}(?:(?:[ \t\u3000]{{1,3}}|[、，,])(?:[ \t\u3000]{{0,2}}){_HAN_NAME}){{0,5}}"
+    rf"|{_LATIN_NAME})"
+)
 _ZH_NAMES = rf"(?P<names>{_ZH_LIST})"
 _ZH_END = r"(?=$|[\s/／)）】\]|｜,，。;；:：])"
 _ZH_LABEL = r"(?:作\s?者|撰\s?文|执\s?笔|口\s?述|记\s?者|記\s?者|实习生|文\s?[/／]|文字\s?[:：])"
