@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from lxml import etree as lxml_etree
+from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .document import Document
@@ -181,11 +183,6 @@ def _page_context(doc: Document, tree: HtmlElement, declared_lang: str | None) -
 # ---------------------------------------------------------------------------
 
 
-def _as_jsonld_like(item: dict) -> dict:
-    """Microdata items store lists; JSON-LD readers handle both the same way."""
-    return item
-
-
 def _offers_of(product: dict) -> list[dict]:
     offers = product.get("offers")
     if isinstance(offers, dict):
@@ -314,7 +311,7 @@ def _price_element(leaf) -> HtmlElement | None:
     return None
 
 
-def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any]:
+def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
     """Current and regular price from elements marked as prices, in document order.
 
     An element counts when its class/id/itemprop says "price" (in several
@@ -559,7 +556,7 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
     return out
 
 
-def _identifier_pairs(leaves: list, container_labels: set[str]) -> list[dict[str, str]]:
+def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     """Identifier labels anywhere on the page (item numbers sit outside spec tables).
 
     Reads "Label: value" texts, a "Label:" text followed by its value text,
@@ -701,56 +698,20 @@ def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
 # ---------------------------------------------------------------------------
 
 
-def extract_product_fields(doc: Document, extra_attributes: list[str] | None = None) -> dict:
-    """Every Product field (see items.Product) except url/pageType, JSON-serialisable.
+def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
+                 ctx: PageContext) -> None:
+    """Price, currency and regular price from the page when structured data left gaps.
 
-    ``extra_attributes`` extends the records method's attribute dictionary
-    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
+    Also sets ``currencyRaw`` to the sign the page shows when structured data
+    only gave an ISO code.
     """
-    tree = doc.tree
-    objects = json_ld_objects(tree) + [_as_jsonld_like(i) for i in microdata_items(tree)]
-    meta = meta_tags(tree)
-    declared_lang = None
-    for obj in objects:
-        lang = _str(obj.get("inLanguage"))
-        if lang:
-            declared_lang = lang
-            break
-    ctx = _page_context(doc, tree, declared_lang)
-
-    out: dict[str, Any] = dict.fromkeys(FIELDS)
-    out["additionalProperties"] = []
-    structured = _structured_fields(objects, ctx)
-    meta_fields = _meta_fields(product_meta(tree, meta), ctx)
-    for source in (structured, meta_fields):
-        for key, value in source.items():
-            if out.get(key) is None and value:
-                out[key] = value
-    if out["price"] and meta_fields.get("currency") and not out["currency"]:
-        out["currency"], out["currencyRaw"] = meta_fields["currency"], meta_fields.get("currencyRaw")
-
-    body = tree.find(".//body")
-    if body is None:
-        body = tree
-    leaves = text_leaves(body)
-    records = extract_records(tree, RecordParams(extra_attributes=list(extra_attributes or [])),
-                              leaves)
-    props = records.properties
-    out["additionalProperties"] = props
-    for key, value in _from_props(props + _identifier_pairs(leaves, set())).items():
-        if not out.get(key):
-            out[key] = value
-
     current, regular, current_at = _visible_prices(leaves, ctx)
     labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx)
     # The product's own price comes first on the page: the earlier source wins.
     if labelled is not None and (current is None or labelled_at < current_at):
         current = labelled
-    regular = regular or labelled_regular
-    if current is None:
-        current = _label_price(props, _PRICE_LABELS, ctx)
-    if regular is None:
-        regular = _label_price(props, _REGULAR_LABELS, ctx)
+    regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
+    current = current or _label_price(props, _PRICE_LABELS, ctx)
     if not out["price"] and current is not None:
         out["price"], out["currency"], out["currencyRaw"] = (
             current.amount, current.currency, current.currency_raw)
@@ -758,7 +719,6 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         if not out["currency"]:
             out["currency"], out["currencyRaw"] = current.currency, current.currency_raw
         elif current.currency == currency_code(out["currency"], ctx) and current.currency_raw:
-            # structured data gives the ISO code; currencyRaw is what the page shows
             out["currencyRaw"] = current.currency_raw
     if regular is not None and regular.amount != out["price"]:
         try:
@@ -772,6 +732,64 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if out["currency"] and len(out["currency"]) != 3:
         out["currency"] = currency_code(out["currency"], ctx)
 
+
+def _plain(text: str | None) -> str | None:
+    """Descriptions in JSON-LD often carry HTML: keep the text."""
+    if not text or "<" not in text:
+        return text
+    try:
+        return lxml_html.fromstring(text).text_content()
+    except (ValueError, lxml_etree.ParserError):
+        return text
+
+
+def _finish(out: dict[str, Any]) -> dict[str, Any]:
+    """Normalise strings, the price and a brand written as "label: brand"."""
+    if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
+        # "See more from the brand: Acme" -> "Acme"
+        out["brand"] = re.split(r"[:：]", out["brand"])[-1].strip() or out["brand"]
+    if out["price"]:
+        out["price"] = normalize_amount(out["price"]) or out["price"]
+    out["description"] = _plain(out["description"])
+    for key in FIELDS:
+        value = out[key]
+        if isinstance(value, str):
+            out[key] = normalize_space(value) or None
+    return out
+
+
+def extract_product_fields(doc: Document, extra_attributes: list[str] | None = None) -> dict:
+    """Every Product field (see items.Product) except url/pageType, JSON-serialisable.
+
+    ``extra_attributes`` extends the records method's attribute dictionary
+    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
+    """
+    tree = doc.tree
+    objects = json_ld_objects(tree) + microdata_items(tree)  # same shape: typed dicts
+    meta = meta_tags(tree)
+    declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
+    ctx = _page_context(doc, tree, declared_lang)
+
+    out: dict[str, Any] = dict.fromkeys(FIELDS)
+    structured = _structured_fields(objects, ctx)
+    meta_fields = _meta_fields(product_meta(tree, meta), ctx)
+    for source in (structured, meta_fields):
+        for key, value in source.items():
+            if out.get(key) is None and value:
+                out[key] = value
+
+    body = tree.find(".//body")
+    if body is None:
+        body = tree
+    leaves = text_leaves(body)
+    params = RecordParams(extra_attributes=list(extra_attributes or []))
+    props = extract_records(tree, params, leaves).properties
+    out["additionalProperties"] = props
+    for key, value in _from_props(props + _identifier_pairs(leaves)).items():
+        if not out.get(key):
+            out[key] = value
+    _fill_prices(out, leaves, props, ctx)
+
     if not out["availability"]:
         out["availability"] = _visible_availability(body, leaves)
     if not out["availability"] and out["price"]:
@@ -783,18 +801,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
-        types_of(o) & {"Book"} for o in objects)
+        "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
         author = _byline(leaves)
         if author:
             props.append({"name": "author", "value": author})
-    if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
-        # "See more from the brand: Acme" -> "Acme"
-        out["brand"] = re.split(r"[:：]", out["brand"])[-1].strip() or out["brand"]
-    if out["price"]:
-        out["price"] = normalize_amount(out["price"]) or out["price"]
-    for key in FIELDS:
-        value = out[key]
-        if isinstance(value, str):
-            out[key] = normalize_space(value) or None
-    return out
+    return _finish(out)
