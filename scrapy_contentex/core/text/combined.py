@@ -47,7 +47,9 @@ class Params:
     #: since a thread's subject is the first post's title.  Articles: drop
     #: lines equal to the headline (it is the item's ``headline`` field).
     thread_headline: bool = True
-    drop_headline: bool = False
+    drop_headline: bool = True
+    #: ...only when this much text remains (a short post keeps its subject).
+    drop_headline_min_tokens: int = 300
     #: Lines this short (tokens) are candidates for the pattern filters.
     short_line_tokens: int = 12
     #: Lines up to this many tokens are checked for byline/meta labels.
@@ -293,11 +295,12 @@ def _is_timestamp(line: str) -> bool:
     return len(TOKEN_RE.findall(rest)) <= 2
 
 
-def _headline(pb: PageBlocks) -> str:
+def _headline(pb: PageBlocks) -> tuple[str, str]:
     """The page headline: the <h1> closest to the <title> (seed 002's idea).
 
     Sites put their logo in an <h1> too, so among the h1s the one sharing
     most tokens with the <title> wins; with no <title> the first h1 wins.
+    Returns (headline, title).
     """
     title = ""
     h1s: list[str] = []
@@ -309,9 +312,9 @@ def _headline(pb: PageBlocks) -> str:
             if text:
                 h1s.append(text)
     if not h1s:
-        return ""
+        return "", title
     if not title:
-        return h1s[0]
+        return h1s[0], title
     title_tokens = set(TOKEN_RE.findall(title.lower()))
 
     def overlap(text: str) -> float:
@@ -319,7 +322,28 @@ def _headline(pb: PageBlocks) -> str:
         return sum(1 for t in toks if t in title_tokens) / max(1, len(toks))
 
     best = max(h1s, key=overlap)
-    return best if overlap(best) >= 0.5 else ""
+    return (best if overlap(best) >= 0.5 else ""), title
+
+
+def _drop_headline(text: list[str], headline: str, title: str, prm: Params) -> list[str]:
+    """Remove the headline (the item's own field) from an article's body.
+
+    The headline is the h1 found by :func:`_headline`, or, among the first
+    lines, a line the <title> contains word for word (pages without an h1
+    put it in a styled cell).  A short text keeps it: a one-line post's
+    subject is part of what the reader sees as the body.
+    """
+    def is_headline(k: int, line: str) -> bool:
+        if headline and line == headline:
+            return True
+        return k < 3 and len(line) >= 8 and bool(title) and line in title
+
+    rest = [line for k, line in enumerate(text) if not is_headline(k, line)]
+    if len(rest) == len(text):
+        return text
+    if sum(len(TOKEN_RE.findall(line)) for line in rest) < prm.drop_headline_min_tokens:
+        return text
+    return rest
 
 
 def extract(doc: Document, **params) -> str:
@@ -342,11 +366,10 @@ def extract(doc: Document, **params) -> str:
                 lines.append((pb.parent[region], normalize_space(tail)))
     lines = _trim_edges(pb, lines, prm)
     text = _pattern_filter([text for _, text in lines], prm)
-    headline = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ""
-    if headline:
-        if len(regions) > 1:
-            if prm.thread_headline and headline not in text:
-                text.insert(0, headline)
-        elif prm.drop_headline and headline in text:
-            text = [line for line in text if line != headline]
+    headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")
+    if len(regions) > 1:
+        if prm.thread_headline and headline and headline not in text:
+            text.insert(0, headline)
+    elif prm.drop_headline:
+        text = _drop_headline(text, headline, title, prm)
     return "\n".join(text)
