@@ -209,3 +209,17 @@ def test_year_and_month_only_when_no_full_date():
     meta = meta_of(html)
     assert meta["datePublished"] == "1996-03"
     assert meta["datePublishedRaw"] == "1996年3月"
+
+
+def test_visible_by_line_under_the_headline():
+    html = """<html><body><nav>By subject | By state</nav><h1>Tariffs explained</h1>
+    <div>By</div><div>Matthew Digby</div><div>,</div><div>Minh Do</div>
+    <div>on Monday, November 18th, 2019 at 11:08 a.m.</div><p>Trade is complicated.</p></body></html>"""
+    assert meta_of(html)["authors"] == ["Matthew Digby", "Minh Do"]
+    html = """<html><body><h1>Overcome binge eating</h1>
+    <p>Written by Rachael Link, MS, RD on November 14, 2019</p><p>Binge eating is common.</p></body></html>"""
+    meta = meta_of(html)
+    assert meta["authors"] == ["Rachael Link"]
+    assert meta["datePublished"] == "2019-11-14"
+    prose = """<html><body><h1>Air pollution</h1><p>by eradicating the air pollutants it helps.</p></body></html>"""
+    assert meta_of(prose)["authors"] == []

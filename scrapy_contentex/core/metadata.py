@@ -76,6 +76,7 @@ _ROLE_RE = re.compile(
     r"|\d+\s*(?:秒|分钟|小时|天|周|个月|月|年)前|[\[\]【】]",
     re.I,
 )
+_CREDENTIAL_RE = re.compile(r"^(?:[A-Z]{2,4}|Ph\.?\s?D|M\.?\s?D|Jr|Sr|Esq|[IVX]{1,4})\.?$")
 # Lower-case words allowed inside a name written in Latin script.
 _PARTICLES = frozenset("van von der den de del della da di du la le bin al ibn y e".split())
 _EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
@@ -356,6 +357,7 @@ def find_authors(
         _meta_authors(meta),
         _semantic_authors(tree),
         _zh_text_authors(text, headline),
+        _text_byline(text, headline),
         _class_authors(tree),
     ):
         names = clean_authors(source)
@@ -409,6 +411,38 @@ def _semantic_authors(tree: HtmlElement) -> list[str]:
     for element in tree.xpath('//body//a[contains(concat(" ", @rel, " "), " author ")]')[:10]:
         found.append(element.text_content())
     return found
+
+
+# A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster".
+_BYLINE_LINE = re.compile(
+    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text)\s{1,3})?"
+    r"(?:by|von|par|por|door|av|przez)\s{1,3}(?P<names>[^\n]{2,120})$",
+    re.I | re.M,
+)
+# Where a byline stops: "on <date>", a date, a separator, a handle.
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia)\s|\s[|/／•·@]|\s\d|$", re.I)
+_GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
+_GLUED_BY = re.compile(r"^(\s{0,3}(?:by|von|par|por|door|av|przez))\s{0,3}\n", re.I | re.M)
+
+
+def _text_byline(text: str, headline: str | None) -> list[str]:
+    """A "By X" line printed just under the headline (visible text, any site).
+
+    Lines are rejoined first where markup split a byline ("By\nA\n,\nB").
+    Only capitalised names are kept, as for the class-based source.
+    """
+    span = _title_span(text, headline)
+    if not span:
+        return []
+    window = text[span[1]:span[1] + 600]
+    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
+    for match in _BYLINE_LINE.finditer(window):
+        names = match.group("names")
+        names = names[:_BYLINE_END.search(names).start()]
+        names = names.strip(" ,;|-–—:")
+        if names and token_count(names) <= 10 and _capitalised(names):
+            return [names]
+    return []
 
 
 def _class_authors(tree: HtmlElement) -> list[str]:
@@ -577,8 +611,10 @@ def _split_names(values: Iterable[str]) -> Iterator[str]:
         value = _BY_RE.sub("", value)
         if not value or _URL_RE.search(value):
             continue
-        for name in _AUTHOR_SPLIT.split(value):
+        for position, name in enumerate(_AUTHOR_SPLIT.split(value)):
             name = _BY_RE.sub("", name).strip(" .|-–—:：@")
+            if position and _CREDENTIAL_RE.match(name):
+                continue  # "Rachael Link, MS, RD": degrees after a name are not people
             if _looks_like_name(name):
                 yield name
 
