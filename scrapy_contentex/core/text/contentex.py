@@ -182,6 +182,14 @@ IP_RE = re.compile(
     , re.I
 )
 _COLON_END_RE = re.compile(r"[:：]\s*$")
+# Cheap guards for the pattern regexes (see _pattern_noise).
+_PATTERN_MAX_CHARS = 600
+_TIME_WORD_RE = re.compile(r"yesterday|today|just\s+now|刚刚|昨天|前天|今天", re.I)
+_STATEMENT_HINT_RE = re.compile(
+    r"©|\(c\)|rights|copyright|disclaimer|terms|privacy|reproduced|permission|acceptance"
+    r"|版权|声明|侵权|权利|著作权|转载|ICP|安备|许可证|法律|法规|本站|代表作者",
+    re.I,
+)
 _DIGITS_RE = re.compile(r"\d+")
 
 
@@ -192,15 +200,26 @@ def _is_time(text: str, max_other: int) -> bool:
 
 
 def _pattern_noise(text: str, p: Params) -> bool:
-    """True when a single text node matches a time, IP, colon or copyright pattern."""
-    n = token_count(text)
-    if _is_time(text, p.time_max_other_tokens):
+    """True when a single text node matches a time, IP, colon or copyright pattern.
+
+    Cheap tests (a digit, a trailing colon, a hint word) guard the costly
+    regexes: most text nodes of a page are none of these.
+    """
+    stripped = text.strip()
+    if len(stripped) > _PATTERN_MAX_CHARS:
+        return False
+    if stripped.endswith((":", "：")):
+        if p.colon_max_tokens <= 0 or token_count(stripped) <= p.colon_max_tokens:
+            return True
+    has_digit = _DIGITS_RE.search(stripped) is not None
+    if (has_digit or _TIME_WORD_RE.search(stripped)) and _is_time(stripped, p.time_max_other_tokens):
         return True
-    if n <= p.ip_max_tokens and IP_RE.search(text):
-        return True
-    if _COLON_END_RE.search(text) and (p.colon_max_tokens <= 0 or n <= p.colon_max_tokens):
-        return True
-    return n <= p.copyright_max_tokens and bool(STATEMENT_RE.search(text))
+    if (has_digit or "IP" in stripped) and IP_RE.search(stripped):
+        if token_count(stripped) <= p.ip_max_tokens:
+            return True
+    if _STATEMENT_HINT_RE.search(stripped) and STATEMENT_RE.search(stripped):
+        return token_count(stripped) <= p.copyright_max_tokens
+    return False
 
 
 def _repeat_key(text: str) -> str:
@@ -208,42 +227,40 @@ def _repeat_key(text: str) -> str:
     return _DIGITS_RE.sub("0", normalize_space(text).lower())
 
 
-def _code_elements(root: HtmlElement) -> set[HtmlElement]:
-    """Elements inside ``<pre>``/``<code>``: code is content, never chrome.
-
-    Syntax highlighters split code into short, repeated spans ("def",
-    "return", "}") and Python lines end with a colon; the patterns must not
-    touch them.
-    """
-    inside: set[HtmlElement] = set()
-    for top in root.iter("pre", "code"):
-        if top in inside:
-            continue
-        inside.update(top.iter())
-    return inside
-
-
-def _text_slots(root: HtmlElement):
-    """Every text run outside code as (element, 'text' | 'tail', string)."""
-    code = _code_elements(root)
-    for el in root.iter():
-        if el.text and el.text.strip() and isinstance(el.tag, str) and el not in code:
-            yield el, "text", el.text
-        if el.tail and el.tail.strip() and el is not root and el.getparent() not in code:
-            yield el, "tail", el.tail
+# Every text node outside code.  Code is content, never chrome: syntax
+# highlighters split it into short repeated spans ("def", "return", "}") and
+# Python lines end with a colon, so the patterns must not touch it.
+_SLOTS_XPATH = "//body//text()[normalize-space() and not(ancestor::pre) and not(ancestor::code)]"
 
 
 def common_pattern_filter(root: HtmlElement, p: Params) -> HtmlElement:
-    """Blank text nodes matching the paper's five noise patterns, in place."""
-    slots = list(_text_slots(root))
+    """Blank text nodes matching the paper's five noise patterns, in place.
+
+    Text nodes come from one XPath query; each is a string that knows its
+    element and whether it is that element's text or tail.
+    """
+    slots = root.xpath(_SLOTS_XPATH) or root.xpath(_SLOTS_XPATH.replace("//body", "", 1))
+    # A text of at most N tokens has at most this many characters in practice;
+    # longer texts skip the (costlier) token count for the repeat pattern.
+    short_chars = 24 * p.repeat_max_tokens
+    keys: list[str | None] = []
     repeats: Counter[str] = Counter()
-    for _, _, text in slots:
-        if token_count(text) <= p.repeat_max_tokens:
-            repeats[_repeat_key(text)] += 1
-    for el, kind, text in slots:
-        short = token_count(text) <= p.repeat_max_tokens
-        if _pattern_noise(text, p) or (short and repeats[_repeat_key(text)] >= p.repeat_min_count):
-            setattr(el, kind, None)
+    for text in slots:
+        key = None
+        if len(text) <= short_chars and token_count(text) <= p.repeat_max_tokens:
+            key = _repeat_key(text)
+            repeats[key] += 1
+        keys.append(key)
+    for text, key in zip(slots, keys, strict=True):
+        repeated = key is not None and repeats[key] >= p.repeat_min_count
+        if repeated or _pattern_noise(text, p):
+            el = text.getparent()
+            if el is None:
+                continue
+            if text.is_text:
+                el.text = None
+            else:
+                el.tail = None
     return root
 
 
