@@ -445,7 +445,7 @@ class PageBlocks:
             if a <= 0 or self.tags[a] in ("body", "html"):
                 break
             sig = self.signature(branch)
-            if sig[1] or sig[0] not in ("p", "div", "span", "br"):
+            if sig[1] or sig[0] in ("article", "section", "li"):
                 sibs = [c for c in self.children(a)
                         if self.signature(c) == sig and not self.neg[c] and not self.dead[c]]
                 posts = [c for c in sibs if self.mass[c] >= prm.repeat_min_mass]
