@@ -25,10 +25,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass, fields
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..document import Document
-from ..lang import normalize_space, token_count
+from ..lang import TOKEN_RE, normalize_space, token_count
 from .common import block_text
 from .preprocess import STATEMENT_RE, main_region, preprocess
 
@@ -77,34 +78,37 @@ def _is_link(el: HtmlElement) -> bool:
     return el.tag == "a" and bool(el.get("href"))
 
 
+def _ntok(text: str | None) -> int:
+    return len(TOKEN_RE.findall(text)) if text else 0
+
+
 def link_counts(root: HtmlElement) -> dict[HtmlElement, tuple[int, int]]:
     """(textCnt, linkCnt) of every element, bottom-up in one post-order walk.
 
     A link is a terminal node worth one word and one link, whatever it
     contains; text (an element's text and its children's tails) counts its
-    tokens, CJK characters one each.
+    tokens, CJK characters one each.  The walk is lxml's iterwalk (no
+    recursion, C-driven), with a stack of running sums.
     """
     counts: dict[HtmlElement, tuple[int, int]] = {}
-    stack: list[tuple[HtmlElement, bool]] = [(root, True)]
-    while stack:
-        node, entering = stack.pop()
-        if not isinstance(node.tag, str):
-            counts[node] = (0, 0)
+    sums: list[list[int]] = []
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, node in walker:
+        if event == "start":
+            if not isinstance(node.tag, str):
+                sums.append([0, 0])
+            elif _is_link(node):
+                walker.skip_subtree()
+                sums.append([1, 1])
+            else:
+                sums.append([_ntok(node.text), 0])
             continue
-        if _is_link(node):
-            counts[node] = (1, 1)
-            continue
-        if entering:
-            stack.append((node, False))
-            stack.extend((child, True) for child in reversed(node))
-            continue
-        text_cnt = token_count(node.text) if node.text else 0
-        link_cnt = 0
-        for child in node:
-            t, n = counts.get(child, (0, 0))
-            text_cnt += t + (token_count(child.tail) if child.tail else 0)
-            link_cnt += n
+        text_cnt, link_cnt = sums.pop()
         counts[node] = (text_cnt, link_cnt)
+        if sums:
+            up = sums[-1]
+            up[0] += text_cnt + _ntok(node.tail)
+            up[1] += link_cnt
     return counts
 
 
@@ -123,20 +127,19 @@ def link_table_filter(root: HtmlElement, threshold: float) -> HtmlElement:
     counts = link_counts(root)
     doomed: list[HtmlElement] = []
     dead: set[HtmlElement] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
+    walker = etree.iterwalk(root, events=("start",))
+    for _, node in walker:
         parent = node.getparent()
         if parent is not None and parent in dead:
             dead.add(node)
+            walker.skip_subtree()
             continue
-        if _is_link(node):
+        if isinstance(node.tag, str) and _is_link(node):
+            walker.skip_subtree()
             table = _grow_table(node, counts, threshold)
             if table is not None:
                 doomed.append(table)
                 dead.add(table)
-            continue
-        stack.extend(reversed(node))
     for el in doomed:
         if el.getparent() is not None:
             el.drop_tree()
