@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..document import Document
-from ..lang import normalize_space, punct_count, tokens
+from ..lang import TOKEN_RE, is_punct, normalize_space, tokens
 from .common import BLOCK_TAGS
 from .preprocess import main_region, preprocess
 
@@ -104,36 +105,47 @@ def ctext_rows(root: HtmlElement) -> list[tuple[str, float]]:
     def flush() -> None:
         text = normalize_space("".join(parts))
         if text:
-            n = len(tokens(text))
-            linked = len(tokens("".join(link_parts)))
+            n = len(TOKEN_RE.findall(text))
+            linked = len(TOKEN_RE.findall("".join(link_parts))) if link_parts else 0
             rows.append((text, min(1.0, linked / n) if n else 0.0))
         parts.clear()
         link_parts.clear()
 
-    # (element, entering?, inside-a-link?) triples: an explicit post-order walk.
-    stack: list[tuple[HtmlElement, bool, bool]] = [(start, True, False)]
-    while stack:
-        node, entering, in_link = stack.pop()
+    link_depth = 0  # > 0 inside a link
+    for event, node in etree.iterwalk(start, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
-        if entering:
+        is_link = tag == "a" and node.get("href") is not None
+        if event == "start":
             if tag in BLOCK_TAGS:
                 flush()
-            here = in_link or (tag == "a" and node.get("href") is not None)
+            link_depth += is_link
             if node.text and tag:
                 parts.append(node.text)
-                if here:
+                if link_depth:
                     link_parts.append(node.text)
-            stack.append((node, False, in_link))
-            stack.extend((child, True, here) for child in reversed(node))
         else:
             if tag in BLOCK_TAGS:
                 flush()
+            link_depth -= is_link
             if node is not start and node.tail:
                 parts.append(node.tail)
-                if in_link:
+                if link_depth:
                     link_parts.append(node.tail)
     flush()
     return rows
+
+
+def _enough_punct(text: str, k: int) -> bool:
+    """At least ``k`` punctuation marks (stops counting at ``k``)."""
+    if k <= 0:
+        return True
+    seen = 0
+    for ch in text:
+        if is_punct(ch):
+            seen += 1
+            if seen >= k:
+                return True
+    return False
 
 
 def segment(
@@ -147,7 +159,9 @@ def segment(
     return [
         row
         for row, link_share in rows
-        if link_share <= max_link_share and len(tokens(row)) >= delta1 and punct_count(row) >= delta2
+        if link_share <= max_link_share
+        and len(TOKEN_RE.findall(row)) >= delta1
+        and _enough_punct(row, delta2)
     ]
 
 
