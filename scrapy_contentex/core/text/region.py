@@ -67,7 +67,7 @@ NEGATIVE_WORDS = frozenset(
     "recommended recommendation promo promotion sponsor sponsored advert advertisement "
     "ad ads adsense banner subscribe newsletter signup login register "
     "cookie cookies popup modal toolbar topbar masthead copyright disclaimer pagination "
-    "pager tags tag tagcloud hot rank ranking trending popular more outbrain taboola "
+    "pager tags tag tagcloud hot rank ranking trending popular outbrain taboola "
     "byline author bio dateline meta print email rss skip hidden sronly tooltip "
     "jump links linklist consent gdpr onetrust hide caption credit credits gallery slideshow".split()
 )
