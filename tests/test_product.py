@@ -236,3 +236,13 @@ def test_stock_word_in_another_products_link_does_not_count():
     html = """<html><body><h1>Lamp</h1><span class="price">€20,00</span>
     <a href="/other"><span>Sold out</span></a><p>Available now</p></body></html>"""
     assert fields(html)["availability"] == "InStock"
+
+
+def test_name_found_inside_a_decorated_title():
+    html = """<html><head><title>Shop.com: The Quiet Harbour: A Novel (9780316125581): Jane Roe: Books
+    </title></head><body><h1>The Quiet Harbour: A Novel [Hardcover]</h1>
+    <ul><li><b>ISBN-13:</b> 978-0316125581</li><li><b>Publisher:</b> Little, Brown (2010)</li></ul>
+    </body></html>"""
+    out = fields(html)
+    assert out["name"] == "The Quiet Harbour: A Novel"
+    assert out["gtin"] == "9780316125581"

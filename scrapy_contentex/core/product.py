@@ -635,20 +635,25 @@ def _inline_run(el: HtmlElement | None, limit: int = 200) -> str:
 _QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
 
 
-def _common_prefix_words(a: str, b: str) -> int:
-    """Length in characters of the common prefix of a and b, cut at a word boundary."""
-    n = 0
-    for x, y in zip(a.lower(), b.lower(), strict=False):
-        if x != y:
-            break
-        n += 1
-    if n < len(a) and n < len(b):
-        n = a.rfind(" ", 0, n + 1) if " " in a[:n + 1] else (n if _is_cjk_boundary(a, n) else 0)
-    return max(n, 0)
+def _prefix_in(text: str, ref: str) -> int:
+    """Length of the longest prefix of ``text`` found anywhere in ``ref`` (case-insensitive).
 
-
-def _is_cjk_boundary(text: str, n: int) -> bool:
-    return n > 0 and ord(text[n - 1]) > 0x2E80
+    "Occurs in ref" only gets rarer as the prefix grows, so a binary search
+    over the length needs log(n) substring searches. The result is cut back
+    to a word boundary when it ends inside a word (CJK has no spaces: kept).
+    """
+    low, ref_low = text.lower(), ref.lower()
+    lo, hi = 0, len(low)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if low[:mid] in ref_low:
+            lo = mid
+        else:
+            hi = mid - 1
+    n = lo
+    if 0 < n < len(text) and text[n - 1].isalnum() and text[n].isalnum() and ord(text[n - 1]) < 0x2E80:
+        n = max(text.rfind(" ", 0, n), 0)
+    return n
 
 
 def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
@@ -658,12 +663,13 @@ def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
     author or category, the heading with a format or variant in brackets
     ("Game Over (Paperback)"). The heading sharing the longest prefix with
     the <title>/og:title is the name; a bracketed or separated qualifier the
-    title does not repeat at that place is cut. Without such a heading the
+    title does not repeat at that place is cut. The title may carry the name
+    anywhere ("Shop.com: Name (isbn): Author"). Without such a heading the
     title module's choice (seed 002) is used.
     """
     meta = meta_tags(tree)
     refs = [normalize_space(t) for t in (tree.findtext(".//title"), meta.get("og:title")) if t]
-    best: tuple[int, str] | None = None
+    best: tuple[tuple[bool, int], str] | None = None
     for count, el in enumerate(tree.iter("h1", "h2", "h3")):
         if count > 40:
             break
@@ -671,15 +677,17 @@ def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
         if not text or token_count(text) > 40:
             continue
         for ref in refs:
-            n = _common_prefix_words(text, ref)
-            if n >= 3 and (best is None or n > best[0]):
-                cut = text
+            n = _prefix_in(text, ref)
+            if n < 3:
+                continue
+            # Names open the title or one of its segments ("Shop: Name | ..."); a
+            # byline heading ("by Jane Roe") only matches inside a segment.
+            before = ref[:ref.lower().find(text[:n].lower())].rstrip()
+            rank = (not before or before[-1] in ":：|-–—»›/", n)
+            if best is None or rank > best[0]:
                 rest = text[n:].strip()
-                if rest and rest.startswith(_QUALIFIER_START):
-                    cut = text[:n].strip()
-                elif rest:
-                    cut = text
-                best = (n, cut)
+                cut = text[:n].strip() if rest and rest.startswith(_QUALIFIER_START) else text
+                best = (rank, cut)
     if best is not None and token_count(best[1]) > 0:
         return best[1]
     try:

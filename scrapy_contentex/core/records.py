@@ -62,7 +62,7 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
     # books
     "isbn", "isbn-10", "isbn-13", "isbn10", "isbn13", "publisher", "出版社", "author",
     "作者", "authors", "著者", "译者", "translator", "editor", "pages", "page count",
-    "number of pages", "页数", "publication date", "pub date", "published", "date",
+    "number of pages", "页数", "publication date", "pub date", "pub. date", "date published", "published", "date",
     "release date", "出版时间", "出版日期", "出版年", "edition", "版次", "binding", "装帧",
     "format", "开本", "language", "语言", "series", "丛书名", "reading level",
     # de / fr / es / it / pt
@@ -391,7 +391,8 @@ def _ok_name(name: str) -> bool:
     tokens = token_count(name)
     if not name or len(name) > _LABEL_MAX_CHARS or tokens > _LABEL_MAX_TOKENS or tokens == 0:
         return False
-    if _SENTENCE_BREAK_RE.search(name) or name.endswith(("!", "?", "。", "！", "？")):
+    # "Pub. Date" and "No. of pages" are labels; "Great value. Buy it" is not.
+    if (tokens >= 4 and _SENTENCE_BREAK_RE.search(name)) or name.endswith(("!", "?", "。", "！", "？")):
         return False
     if not _HAS_LETTER_RE.search(name) or name.lower() in ("http", "https", "mailto", "tel"):
         return False  # "3: 19" (a score, a time) or a URL split at its colon
@@ -400,6 +401,18 @@ def _ok_name(name: str) -> bool:
 
 def _ok_value(value: str) -> bool:
     return bool(value) and len(value) <= _VALUE_MAX_CHARS and token_count(value) > 0
+
+
+_IDENTIFIER_NAME_RE = re.compile(r"isbn|ean|gtin|upc|条形码|条码")
+_IDENTIFIER_RE = re.compile(r"^(?:\d[\s-]?){7,13}[\dXx]$")
+
+
+def _plain_identifier(value: str) -> str:
+    """ISBN/EAN/GTIN without the hyphens and spaces pages print for readability."""
+    head = value.split("(")[0].strip()
+    if _IDENTIFIER_RE.match(head):
+        return re.sub(r"[\s-]", "", head)
+    return value
 
 
 class _Pairs:
@@ -417,6 +430,8 @@ class _Pairs:
         value = normalize_space(value).lstrip(":： ").strip()
         if not _ok_name(name) or not _ok_value(value):
             return
+        if _IDENTIFIER_NAME_RE.search(key):
+            value = _plain_identifier(value)
         self._seen.add(key)
         self.items.append({"name": name, "value": value})
 
