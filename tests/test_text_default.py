@@ -209,3 +209,36 @@ def test_multi_megabyte_page_is_linear():
     t2 = time.perf_counter()
     assert PARAGRAPHS[2] in text
     assert (t2 - t1) < 60 * max(t1 - t0, 1e-3)
+
+
+def test_table_rows_read_as_one_line_each():
+    rows = "".join(
+        f"<tr><td>{i}</td><td>Driver {i}</td><td>{5000 - 10 * i}</td><td>{i % 3}</td></tr>"
+        for i in range(1, 21)
+    )
+    page = ENGLISH_ARTICLE.replace(
+        f"<p>{PARAGRAPHS[4]}</p>",
+        f"<p>{PARAGRAPHS[4]}</p><table><tr><th>Pos</th><th>Driver</th><th>Points</th>"
+        f"<th>Wins</th></tr>{rows}</table>",
+    )
+    lines = extract(Document(page)).splitlines()
+    assert "Pos Driver Points Wins" in lines
+    assert "1 Driver 1 4990 1" in lines and "20 Driver 20 4800 2" in lines
+
+
+def test_script_revealed_article_is_kept():
+    """Pages that hide the article until a script shows it still have a body."""
+    page = ENGLISH_ARTICLE.replace('<div class="story">', '<div class="story" style="visibility: hidden">')
+    text = extract(Document(page))
+    assert PARAGRAPHS[0] in text and PARAGRAPHS[5] in text
+
+
+def test_chinese_byline_and_statement_lines_are_dropped():
+    page = CHINESE_PAGE.replace(
+        f"<p>{CHINESE_PARAGRAPHS[2]}</p>",
+        f"<p>{CHINESE_PARAGRAPHS[2]}</p><p>来源：新华网 编辑：王明</p>"
+        "<p>凡本网注明来源的作品，版权均属本网，未经授权不得转载。</p>",
+    )
+    text = extract(Document(page))
+    assert CHINESE_PARAGRAPHS[2] in text
+    assert "编辑：王明" not in text and "不得转载" not in text

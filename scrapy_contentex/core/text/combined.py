@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
@@ -274,14 +275,20 @@ def _meta_line(line: str) -> bool:
     return bool(pairs) and sentence_marks == 0 and (len(pairs) >= 2 or len(line) <= 60)
 
 
-def _statement(line: str) -> bool:
-    """Copyright and disclaimer statements (seed 001), via the shared preprocessor."""
+@lru_cache(maxsize=1)
+def _statement_test():
+    """preprocess.is_statement when that module loads, else a local fallback."""
     try:
         from .preprocess import is_statement
     except Exception:  # noqa: BLE001 - a broken helper module must not break extraction
-        return bool(_COPYRIGHT_RE.search(line)) and len(TOKEN_RE.findall(line)) <= 36
+        return lambda line: bool(_COPYRIGHT_RE.search(line)) and len(TOKEN_RE.findall(line)) <= 36
+    return is_statement
+
+
+def _statement(line: str) -> bool:
+    """Copyright and disclaimer statements (seed 001), via the shared preprocessor."""
     try:
-        return is_statement(line)
+        return bool(_statement_test()(line))
     except Exception:  # noqa: BLE001
         return False
 
