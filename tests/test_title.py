@@ -102,3 +102,24 @@ def test_short_first_segment_matching_h1_beats_a_longer_sidebar_heading():
         "<h1>夜雨</h1><h3>译文及注释</h3><h3>白居易</h3><h2>白居易其他诗词更多</h2>",
     )
     assert extract_title(doc) == "夜雨"
+
+
+def test_badge_before_the_heading_is_dropped_but_dashed_headlines_are_kept():
+    doc = page(
+        "<title>Social login options like Facebook - Kunena</title>",
+        "<h1>Kunena</h1><h2><span class='badge'>Question</span>\n Social login options like Facebook</h2>",
+    )
+    assert extract_title(doc) == "Social login options like Facebook"
+    doc = page(
+        "<title>Last hominin standing – charting our rise | Aeon Videos</title>",
+        "<h1>Last hominin standing – charting our rise</h1>",
+    )
+    assert extract_title(doc) == "Last hominin standing – charting our rise"
+
+
+def test_short_last_title_segment_is_the_site_even_when_a_logo_heading_repeats_it():
+    doc = page(
+        "<title>A few quick pre-sale questions – DW Q&amp;A Pro</title>",
+        "<h1>DW Q&amp;A Pro</h1><p>Hi there! A few quick questions.</p>",
+    )
+    assert extract_title(doc) == "A few quick pre-sale questions"

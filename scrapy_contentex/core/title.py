@@ -171,7 +171,8 @@ def _rejoin(title: str, first: str, last: str) -> str:
 
 
 def _text(element: HtmlElement) -> str:
-    return normalize_space(element.text_content())
+    """Element text on one line (headings split over lines by markup are one title)."""
+    return " ".join(element.text_content().split())
 
 
 def page_title(tree: HtmlElement) -> str | None:
@@ -244,6 +245,9 @@ def _headline_segments(title: str, is_site: SitePredicate = _never) -> list[str]
     first = parts[0]
     parts = [p for p in parts if not is_site(p)] or parts
     sizes = [token_count(p) for p in parts]
+    if len(parts) > 1 and parts[0] == first and sizes[-1] < sizes[0]:
+        # "Headline | Section | Site Name": a last part shorter than the first is the site.
+        parts, sizes = parts[:-1], sizes[:-1]
     top = max(sizes)
     return [p for p, n in zip(parts, sizes, strict=True) if n * 2 >= top or p == first]
 
@@ -334,6 +338,25 @@ def site_predicate(names: list[str], host: str | None) -> SitePredicate:
     return is_site
 
 
+def _trim_heading(heading: str, references: list[str], is_site: SitePredicate) -> str:
+    """Drop a badge glued before the heading ("Question Social login ...", "Ruby Ruby：...").
+
+    When a title segment ends the heading and what is left before it is a
+    word or two with no separator (a label or a forum node name, not the part
+    of a headline after a dash), the segment is the headline.
+    """
+    for ref in references:
+        for part in [ref, *_headline_segments(ref, is_site)]:
+            if part == heading or not heading.endswith(part):
+                continue  # only a leading badge: a shorter reference may be a truncated headline
+            rest = heading[: -len(part)].strip()
+            if token_count(rest) <= 2 and not SEPARATOR_RE.search(f" {rest} ") and not re.search(
+                r"[-–—|:：·»]", rest
+            ):
+                return part
+    return heading
+
+
 def extract_title(doc: Document) -> str | None:
     """The article headline, or None when the page offers nothing title-like."""
     tree = doc.tree
@@ -347,7 +370,7 @@ def extract_title(doc: Document) -> str | None:
     candidates = headings(tree)
     chosen = choose_heading(candidates, references, is_site)
     if chosen and chosen[1] >= MIN_SIMILARITY:
-        return chosen[0]
+        return _trim_heading(chosen[0], references, is_site)
 
     # Structured headlines are the publisher's own; clean a site suffix off them
     # only when the <title> or a heading confirms a shorter form.
