@@ -16,7 +16,12 @@ Improvements over the seed, kept because they are general:
 * a heading must be similar enough to a reference to win, otherwise the page's
   own structured headline (or the cleaned ``<title>``) is returned;
 * site-name suffixes are removed from ``<title>`` by keeping the segment that
-  other sources agree with, else the longest one.
+  other sources agree with, else the longest one;
+* the site's own name (og:site_name, JSON-LD WebSite/publisher, the URL's
+  host label, a short last ``<title>`` segment) is never the headline, so the
+  logo heading loses to the article's;
+* a badge glued before the heading ("Question", a forum node) is dropped when
+  the ``<title>`` confirms the rest.
 """
 
 from __future__ import annotations
