@@ -216,6 +216,7 @@ def kind_table(limit: int | None) -> None:
     from scrapy_contentex.core.kind import guess_kind
 
     rows = []
+    article_wrong = article_total = 0
     for name, expected in KIND_SETS:
         right = total = 0
         for record, raw in load_set(name, limit):
@@ -225,7 +226,13 @@ def kind_table(limit: int | None) -> None:
             except Exception:  # noqa: BLE001 - a crash counts as a wrong guess
                 pass
         rows.append([name, expected, total, right / total if total else 0.0])
+        if expected == "article":
+            article_wrong += total - right
+            article_total += total
     print_table(["set", "expected", "pages", "right"], rows, title="auto kind (share guessed right)")
+    if article_total:
+        print(f"\nwrong 'product' guesses on article pages: {article_wrong} of {article_total} "
+              f"({article_wrong / article_total:.1%})")
 
 
 def main(argv: list[str] | None = None) -> int:
