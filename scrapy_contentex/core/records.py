@@ -12,8 +12,11 @@ attribute/value pairs) with no per-site rule:
 2. Every non-leaf node gets the weight of Formula 3,
    ``WVC(i) = sum_k n_k * log(N / n_k)``, where ``n_k`` counts the text leaves
    below node i that show characteristic k and ``N`` counts all text leaves of
-   the page. Counts are summed bottom-up (children before parents, one pass
-   in reverse document order, no recursion).
+   the page. Counts are summed bottom-up without recursion: the leaves that
+   show a characteristic mark their ancestor chains (stopping at a marked
+   node, so linear), then counts flow up in Kahn's order (a node passes its
+   counts to its parent once all its marked children have). Nodes with no
+   characteristic leaf below weigh 0.
 3. A **Viterbi walk** runs from ``<body>`` down the tree. Our reading of the
    paper: the hidden states at time t are the nodes of depth t below body
    reachable from the previous best node; the observation is the node's tag;
@@ -23,14 +26,20 @@ attribute/value pairs) with no per-site rule:
    child's share of the weight under j. ``delta_t`` is the product of those
    shares along the path and ``psi(t)`` the best child. The walk terminates
    ("psi(m) >= psi(m+1)": the next level is no better than this one) when the
-   best child keeps less than ``keep`` of its parent's weight: below that
-   point the records are split between several children, so the current node
-   is the record area.
+   best child keeps less than ``keep`` (0.7) of what its parent hands down
+   (normalised over the children, or over the parent's own weight when the
+   parent holds characteristic leaves itself): below that point the records
+   are split between several children, so the current node is the record
+   area. With a literal "no loss at all" test any stray "Contact:" in a
+   footer would stop the walk at ``<body>``; the tolerance is our choice.
 
 Out of the area we read attribute/value pairs from tables (th/td and
-two-cell rows), definition lists, label/value siblings and ``label: value``
-lines, and drop pairs whose name reads like a sentence or whose value is
-empty or huge.
+two-cell rows), definition lists, ``Label: value`` texts and a label text
+(``Label:`` or a dictionary name) followed by a nearby value text
+(``<b>ISBN:</b> 978...``, ``<span>Publisher</span><span>X</span>``), and drop
+pairs whose name reads like a sentence or is only digits, or whose value is
+empty or huge. When the area holds fewer than two pairs the whole body is
+read instead. Pages are read up to their first 40,000 text leaves.
 """
 
 from __future__ import annotations
