@@ -50,10 +50,10 @@ class PageTypeParams:
     max_distance: int | None = None
     distance: str = "text"
     threshold: float = 0.5
-    bias: float = 3.4
+    bias: float = -0.4
     w_region: float = -10.0
-    w_lcr: float = -0.9
-    w_declared: float = -2.3
+    w_lcr: float = 3.6
+    w_declared: float = -3.4
     use_declared: bool = True
 
     def resolved_distance(self) -> int:

@@ -1,0 +1,206 @@
+"""Logical link blocks (seed 004): distance rules, block finding, malformed HTML."""
+
+from __future__ import annotations
+
+import pytest
+
+from scrapy_contentex.core.linkblocks import (
+    code_distance,
+    find_link_blocks,
+    group_blocks,
+    markup_text_distance,
+    scan_links,
+    text_distance,
+)
+
+# --- text distance: the seed's counting rules ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("Bei Jing 2008", 3),  # the seed's own example
+        ("hello world", 2),
+        ("don't panic", 2),  # an apostrophe does not split a word
+        ("北京欢迎你", 5),  # one unit per Chinese character
+        ("中文 and English", 4),
+        ("1,000.50", 1),  # a whole number is one unit
+        ("3.14 and 42", 3),
+        ("March 8th, 2014", 1),  # the seed's date example
+        ("8 March 2014", 1),
+        ("Dec. 25, 2019", 1),
+        ("2014-03-08", 1),
+        ("2014/3/8", 1),
+        ("2014-03-08 10:20", 1),
+        ("2014年3月8日", 1),
+        ("3月8日", 1),
+        ("发布于2014年3月8日", 4),
+        ("...", 1),  # a run of identical punctuation counts once
+        ("!!!???", 2),
+        ("。。。", 1),
+        ("，。", 2),
+        ("| | |", 3),
+        ("", 0),
+        ("   \n\t ", 0),
+    ],
+)
+def test_text_distance_rules(text, units):
+    assert text_distance(text) == units
+
+
+def test_markup_text_distance_ignores_tags_and_decodes_entities():
+    assert markup_text_distance("</li>\n   <li class='x'>") == 0
+    assert markup_text_distance("<b>Bei</b> <i>Jing</i> 2008") == 3
+    assert markup_text_distance("Tom &amp; Jerry&nbsp;") == 3
+    # a "<" that does not open a tag is text
+    assert markup_text_distance("a < b") == 3
+
+
+def test_code_distance_strips_attributes_and_collapses_blanks():
+    assert code_distance('<A id=m href="x">ABC</A>') == len("<A>ABC</A>")
+    assert code_distance("</li>\n      <li class='nav-item active'>") == len("</li> <li>")
+    assert code_distance("") == 0
+
+
+# --- block finding ------------------------------------------------------------
+
+
+def _links(n: int, sep: str) -> str:
+    return sep.join(f'<a href="/p{i}">item {i}</a>' for i in range(n))
+
+
+def test_min_links_boundary():
+    html = "<p>" + _links(3, " | ") + "</p>"
+    assert len(find_link_blocks(html, min_links=3, max_distance=5).blocks) == 1
+    assert find_link_blocks(html, min_links=4, max_distance=5).blocks == []
+
+
+def test_max_distance_boundary_is_strict():
+    # three words between links: distance 3; a block needs every gap < d_t
+    html = _links(2, " one two three ") + " one two three " + _links(1, "")
+    scan = scan_links(html, "text")
+    assert scan.gaps == [3, 3]
+    assert group_blocks(scan, 2, 4)[0].links == 3
+    assert group_blocks(scan, 2, 3) == []
+
+
+def test_long_text_splits_blocks_and_regions():
+    words = " ".join(["word"] * 80)
+    html = f"<div>{_links(5, ' ')}</div><p>{words}</p><div>{_links(4, ' ')}</div>"
+    scan = find_link_blocks(html, min_links=3, max_distance=20)
+    assert [b.links for b in scan.blocks] == [5, 4]
+    assert scan.lcr == 1.0
+    assert 0 < scan.ccr < 1
+    regions = scan.text_regions()
+    # the region between the blocks holds the paragraph
+    middle = [html[s:e] for s, e in regions if words in html[s:e]]
+    assert len(middle) == 1
+    assert max(scan.region_units()) == 80
+    for block in scan.blocks:
+        assert html[block.start : block.start + 2] == "<a"
+        assert html[block.end - 4 : block.end] == "</a>"
+
+
+def test_chinese_nav_and_body():
+    nav = "".join(f'<li><a href="/c{i}">栏目{i}</a></li>' for i in range(6))
+    body = "<p>" + "这是一篇关于城市发展的新闻报道，内容很长。" * 6 + "</p>"
+    html = f"<ul>{nav}</ul>{body}<ul>{nav}</ul>"
+    scan = find_link_blocks(html, min_links=3, max_distance=20)
+    assert len(scan.blocks) == 2
+    assert scan.link_count == 12
+    assert max(scan.region_units()) > 100
+
+
+def test_code_distance_gives_more_blocks_than_text_distance():
+    # markup-heavy separators: close in text, far in code
+    sep = '</span></div></li><li class="item"><div class="card"><span class="t">'
+    html = _links(6, sep)
+    text = find_link_blocks(html, 3, 5, "text")
+    code = find_link_blocks(html, 3, 20, "code")
+    assert len(text.blocks) == 1
+    assert code.blocks == []
+    assert code.lcr < text.lcr
+
+
+# --- malformed and edge cases -------------------------------------------------
+
+
+def test_links_in_script_style_comments_are_ignored():
+    html = (
+        "<script>document.write('<a href=\"x\">no</a><a href=y>no</a>')</script>"
+        "<style>a[href] { color: red }</style>"
+        "<!-- <a href='z'>no</a> -->"
+        '<noscript><a href="n">no</a></noscript>'
+        '<a href="/yes">yes</a>'
+    )
+    scan = scan_links(html)
+    assert scan.link_count == 1
+    assert html[slice(*scan.links[0])] == '<a href="/yes">yes</a>'
+
+
+def test_unclosed_comment_or_script_runs_to_the_end():
+    assert scan_links('<a href="/1">x</a><!-- <a href="/2">y</a>').link_count == 1
+    assert scan_links('<a href="/1">x</a><script> <a href="/2">y</a>').link_count == 1
+
+
+def test_unclosed_links_are_closed_by_next_link_or_list_item():
+    html = '<ul><li><a href="/1">one<li><a href="/2">two</li><li><a href="/3">three</ul>end'
+    scan = scan_links(html)
+    assert scan.link_count == 3
+    assert scan.link_units == 3  # "end" is not inside the last link
+    assert scan.text_units == 4
+
+
+def test_unclosed_link_at_end_of_page():
+    scan = scan_links('<p>text <a href="/x">dangling link text')
+    assert scan.link_count == 1
+    assert scan.links[0][1] == len('<p>text <a href="/x">dangling link text')
+
+
+def test_anchor_without_href_is_not_a_link():
+    scan = scan_links('<a name="top"></a><a href="/1">one</a><a id="x">anchor</a>')
+    assert scan.link_count == 1
+
+
+def test_tag_without_closing_bracket():
+    scan = scan_links('<a href="/1">one</a> text <a href="/2" never closed')
+    assert scan.link_count == 1
+
+
+def test_uppercase_tags():
+    scan = scan_links('<A HREF="/1">One</A><A HREF="/2">Two</A><SCRIPT><a href=3></SCRIPT>')
+    assert scan.link_count == 2
+    assert scan.gaps == [0]
+
+
+def test_page_without_links():
+    scan = find_link_blocks("<html><body><p>Just some text here.</p></body></html>")
+    assert scan.link_count == 0
+    assert scan.blocks == []
+    assert scan.lcr == 0.0 and scan.ccr == 0.0
+    assert scan.region_units() == [5]
+    assert scan.text_regions() == [(0, scan.length)]
+
+
+def test_page_with_only_links():
+    html = _links(10, "")
+    scan = find_link_blocks(html, 3, 5)
+    assert len(scan.blocks) == 1
+    assert scan.lcr == 1.0
+    assert scan.ccr == 1.0
+    assert scan.region_units() == [0, 0]
+
+
+def test_empty_input_and_bad_distance():
+    assert scan_links("").link_count == 0
+    with pytest.raises(ValueError):
+        scan_links("<a href=1>x</a>", "pixels")
+
+
+def test_huge_and_deep_page_completes():
+    # 50,000-deep nesting and a few MB of links and text: one linear pass
+    deep = "<div>" * 50_000 + _links(20, " ") + "</div>" * 50_000
+    body = ("<p>" + "lorem ipsum dolor sit amet " * 40 + "</p>" + _links(30, " | ")) * 400
+    scan = find_link_blocks(deep + body, 3, 20)
+    assert scan.link_count == 20 + 30 * 400
+    assert len(scan.blocks) == 401

@@ -1,0 +1,193 @@
+"""Page type (index vs content) on small hand-written English and Chinese pages."""
+
+from __future__ import annotations
+
+from scrapy_contentex import classify_page
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.linkblocks import find_link_blocks
+from scrapy_contentex.core.pagetype import (
+    PageTypeParams,
+    PageTypeResult,
+    classify,
+    declared_type,
+    region_share,
+)
+
+NAV_EN = "".join(
+    f'<li><a href="/{s.lower()}">{s}</a></li>'
+    for s in ("World", "Politics", "Business", "Tech", "Science", "Sport", "Culture")
+)
+FOOT_EN = " | ".join(
+    f'<a href="/{s}">{s.title()}</a>' for s in ("about", "contact", "privacy", "terms", "jobs")
+)
+
+ARTICLE_EN = f"""<!DOCTYPE html><html><head><meta charset="utf-8">
+<title>City council approves new river park</title></head><body>
+<header><ul class="nav">{NAV_EN}</ul></header>
+<article><h1>City council approves new river park</h1>
+<p class="byline">By Jane Doe, March 8th, 2014</p>
+<p>The city council voted on Tuesday to turn the old freight yard along the river into a
+public park, ending a debate that has divided residents for almost a decade. The plan, which
+will cost about 12 million dollars, includes walking paths, a playground and a small harbour
+for rowing boats.</p>
+<p>Supporters said the park would give families in the eastern districts a green space they
+have long lacked. Opponents argued that the money should go to repairing schools and roads,
+and that the yard could have been sold to developers. After a long session the measure passed
+by seven votes to four, and work is expected to begin next spring.</p>
+<p>"This is a good day for the city," the mayor told reporters after the vote, adding that the
+first paths could open to the public within eighteen months if the weather allows it.
+Residents will be invited to comment on the detailed design at two public meetings.</p>
+</article>
+<footer>{FOOT_EN}</footer></body></html>"""
+
+INDEX_EN = f"""<!DOCTYPE html><html><head><title>World news</title></head><body>
+<header><ul class="nav">{NAV_EN}</ul></header>
+<main><h1>World</h1><ul class="list">
+{"".join(
+    f'<li><h3><a href="/world/story-{i}">Headline number {i} about events abroad</a></h3>'
+    f'<span class="date">2014-03-{i + 1:02d}</span>'
+    f' <a href="/world/tag-{i}">Region {i}</a></li>'
+    for i in range(25)
+)}
+</ul><div class="pager"><a href="?p=1">1</a> <a href="?p=2">2</a> <a href="?p=3">3</a>
+<a href="?p=4">Next</a></div></main>
+<footer>{FOOT_EN}</footer></body></html>"""
+
+NAV_ZH = "".join(
+    f'<li><a href="/{i}">{s}</a></li>'
+    for i, s in enumerate(("首页", "新闻", "财经", "科技", "体育", "娱乐", "汽车", "房产"))
+)
+
+ARTICLE_ZH = f"""<html><head><meta charset="gbk"><title>我市新建滨江公园获批</title></head>
+<body><div class="nav"><ul>{NAV_ZH}</ul></div>
+<div class="content"><h1>我市新建滨江公园获批</h1>
+<div class="info">发布时间：2014年3月8日 来源：本报讯</div>
+<p>本报讯 市议会周二投票通过决议，将沿江的旧货运站改建为公共公园，结束了居民之间持续近十年的争论。
+该计划预计耗资约一千二百万元，包括步行道、儿童游乐场以及一个供划艇使用的小码头。</p>
+<p>支持者表示，公园将为东部城区的家庭提供长期缺乏的绿色空间。反对者则认为，这笔钱应当用于修缮学校和道路，
+而且货运站本可以出售给开发商。经过长时间的讨论，该议案以七票对四票获得通过，工程预计明年春天开工。</p>
+<p>市长在投票后对记者说：“今天是城市的好日子。”他还表示，如果天气允许，第一批步道有望在十八个月内向公众开放。
+居民将受邀在两次公开会议上对详细设计发表意见。</p></div>
+<div class="foot"><a href="/about">关于我们</a> | <a href="/contact">联系我们</a> |
+<a href="/ad">广告服务</a> | <a href="/jobs">招聘信息</a></div></body></html>"""
+
+INDEX_ZH = f"""<html><head><title>新闻中心</title></head><body>
+<div class="nav"><ul>{NAV_ZH}</ul></div>
+<div class="list"><ul>
+{"".join(
+    f'<li><a href="/news/{i}.html">第{i}条新闻标题关于本市发展</a><span>2014-03-{i + 1:02d}</span></li>'
+    for i in range(30)
+)}
+</ul><div class="page"><a href="?p=1">1</a><a href="?p=2">2</a><a href="?p=3">下一页</a></div></div>
+<div class="foot"><a href="/about">关于我们</a> | <a href="/contact">联系我们</a></div>
+</body></html>"""
+
+
+def test_english_article_is_content():
+    result = classify(Document(ARTICLE_EN))
+    assert isinstance(result, PageTypeResult)
+    assert result.label == "content"
+    assert result.score < 0.5
+    assert result.region_share > 0.5
+
+
+def test_english_index_is_index():
+    result = classify(Document(INDEX_EN))
+    assert result.label == "index"
+    assert result.score >= 0.5
+    assert result.lcr > 0.9
+    assert result.links > 50
+
+
+def test_chinese_article_is_content():
+    result = classify(Document(ARTICLE_ZH.encode("gbk")))
+    assert result.label == "content"
+
+
+def test_chinese_index_is_index():
+    result = classify(Document(INDEX_ZH))
+    assert result.label == "index"
+    assert result.lcr > 0.9
+
+
+def test_score_orders_pages():
+    scores = {name: classify(Document(html)).score for name, html in
+              (("ae", ARTICLE_EN), ("ie", INDEX_EN), ("az", ARTICLE_ZH), ("iz", INDEX_ZH))}
+    assert scores["ie"] > scores["ae"]
+    assert scores["iz"] > scores["az"]
+    assert all(0.0 <= s <= 1.0 for s in scores.values())
+
+
+def test_content_page_shows_text_region_between_blocks():
+    # The seed's observation: one body region framed by link blocks.
+    result = classify(Document(ARTICLE_EN))
+    assert len(result.blocks) >= 2
+    first, last = result.blocks[0], result.blocks[-1]
+    body_at = ARTICLE_EN.index("The city council voted")
+    assert first.end < body_at < last.start
+
+
+def test_decision_works_without_declared_type():
+    params = PageTypeParams(use_declared=False)
+    assert classify(Document(ARTICLE_EN), params).label == "content"
+    assert classify(Document(INDEX_EN), params).label == "index"
+
+
+def test_declared_type():
+    assert declared_type('<meta property="og:type" content="article">') == 1
+    assert declared_type("<META name='og:type' content='website' />") == -1
+    assert declared_type('<script type="application/ld+json">{"@type": "NewsArticle"}</script>') == 1
+    ld_list = '{"@type":"ItemList","itemListElement":[{"@type":"NewsArticle"}]}'
+    assert declared_type(ld_list) == -1
+    assert declared_type("<p>nothing declared</p>") == 0
+
+
+def test_declared_type_moves_the_score():
+    og = '<meta property="og:type" content="article">'
+    page = INDEX_EN.replace("<head>", "<head>" + og)
+    assert classify(Document(page)).score < classify(Document(INDEX_EN)).score
+
+
+def test_params_change_blocks():
+    loose = classify(Document(INDEX_EN), PageTypeParams(min_links=2, max_distance=60))
+    strict = classify(Document(INDEX_EN), PageTypeParams(min_links=12, max_distance=2))
+    assert loose.lcr >= strict.lcr
+    code = classify(Document(INDEX_EN), PageTypeParams(distance="code"))
+    assert code.links == loose.links
+
+
+def test_threshold_param():
+    assert classify(Document(ARTICLE_EN), PageTypeParams(threshold=0.0)).label == "index"
+    assert classify(Document(INDEX_EN), PageTypeParams(threshold=1.01)).label == "content"
+
+
+def test_region_share_bounds():
+    scan = find_link_blocks(INDEX_EN, 2, 20)
+    assert 0.0 <= region_share(scan) <= 1.0
+    assert region_share(scan) < region_share(find_link_blocks(ARTICLE_EN, 2, 20))
+    # a lone link is not a block: its text stays in the (only) region
+    assert region_share(find_link_blocks("<a href=1>x</a>", 2, 20)) == 1.0
+    assert region_share(find_link_blocks("<p></p>", 2, 20)) == 0.0
+
+
+def test_page_without_links_is_content():
+    result = classify(Document("<html><body><p>" + "Plain text only. " * 30 + "</p></body></html>"))
+    assert result.label == "content"
+    assert result.links == 0 and result.blocks == []
+
+
+def test_page_of_only_links_is_index():
+    html = "".join(f'<a href="/{i}">link {i}</a>' for i in range(40))
+    result = classify(Document(html))
+    assert result.label == "index"
+    assert result.lcr == 1.0
+
+
+def test_api_classify_page():
+    item = classify_page(INDEX_ZH)
+    assert item.pageType == "index"
+    assert item.links > 30 and item.linkBlocks >= 1
+    item = classify_page(ARTICLE_EN, url="https://example.com/a", min_links=3, max_distance=40)
+    assert item.pageType == "content"
+    assert item.url == "https://example.com/a"
+    assert 0.0 <= item.linkCoverage <= 1.0 and 0.0 <= item.codeCoverage <= 1.0
