@@ -55,6 +55,9 @@ class Params:
     short_line_tokens: int = 12
     #: Lines up to this many tokens are checked for byline/meta labels.
     meta_line_tokens: int = 40
+    #: Copyright/disclaimer statements are short notices: longer lines are
+    #: never tested (seed 001's statements; same bound as the preprocessor).
+    statement_max_tokens: int = 60
     #: A short line repeated this many times in the region is template text
     #: ("Reply", "Quote", user names across posts).
     repeat_min: int = 3
@@ -95,6 +98,7 @@ _META_LABEL_RE = re.compile(
     r"\s*[:：]",
     re.I,
 )
+_HAS_DIGIT_RE = re.compile(r"\d")
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
 
@@ -254,15 +258,15 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
                 continue
             if _IP_RE.search(line):
                 continue
-            if _is_timestamp(line):
+            if _HAS_DIGIT_RE.search(line) and _is_timestamp(line):
                 continue
         if n <= prm.meta_line_tokens and _META_LABEL_RE.search(line) and _meta_line(line):
             continue
-        if _statement(line):
+        if n <= prm.statement_max_tokens and _statement(line):
             continue
-        if n <= prm.short_line_tokens:
+        if n <= 3:
             words = TOKEN_RE.findall(line.lower())
-            if words and all(w in _UI_WORDS for w in words) and n <= 3:
+            if words and all(w in _UI_WORDS for w in words):
                 continue
         kept.append(line)
     return kept
