@@ -246,3 +246,20 @@ def test_name_found_inside_a_decorated_title():
     out = fields(html)
     assert out["name"] == "The Quiet Harbour: A Novel"
     assert out["gtin"] == "9780316125581"
+
+
+JD_LIKE = """<html><head><meta charset="utf-8"><title>【茶杯】青瓷茶杯 200ml【价格 评测】-示例商城</title></head>
+<body><div class="sku-name">青瓷茶杯 200ml</div>
+<div class="summary-price"><span class="p-price"><span>￥</span><span class="price">128.00</span></span></div>
+<div id="store-prompt"><strong>有货</strong></div><a class="btn-lg">加入购物车</a>
+<ul class="p-parameter-list"><li>商品名称：青瓷茶杯</li><li>商品编号：100012345</li><li>商品产地：浙江</li></ul>
+<ul class="p-parameter-list"><li>品牌： <a>龙泉窑</a></li></ul></body></html>"""
+
+
+def test_currency_sign_in_a_sibling_span_and_goods_name_label():
+    out = fields(JD_LIKE, "https://item.example.com/100012345.html")
+    assert (out["price"], out["currency"], out["currencyRaw"]) == ("128", "CNY", "￥")
+    assert out["name"] == "青瓷茶杯"  # the seed's "goods name" attribute
+    assert out["brand"] == "龙泉窑"
+    assert out["sku"] == "100012345"
+    assert out["availability"] == "InStock"

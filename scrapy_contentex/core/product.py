@@ -311,6 +311,24 @@ def _price_element(leaf) -> HtmlElement | None:
     return None
 
 
+def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
+    """Borrow the currency sign from a short enclosing element ("<span>￥</span><span class=price>5999</span>")."""
+    if parsed.amount is None or parsed.currency is not None:
+        return parsed
+    node = el.getparent()
+    for _ in range(2):
+        if node is None or not isinstance(node.tag, str):
+            break
+        text = _own_text(node)
+        if len(text) > 40:
+            break
+        around = parse_price(text, ctx)
+        if around.currency is not None and around.amount == parsed.amount:
+            return around
+        node = node.getparent()
+    return parsed
+
+
 def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
     """Current and regular price from elements marked as prices, in document order.
 
@@ -341,7 +359,7 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
             text = _own_text(el)
             if not text or len(text) > 60:
                 continue
-            parsed = parse_price(text, ctx)
+            parsed = _with_nearby_currency(el, parse_price(text, ctx), ctx)
             owner = el
         seen.add(el)
         if parsed.amount is None or parsed.amount == "0":
@@ -656,7 +674,12 @@ def _prefix_in(text: str, ref: str) -> int:
     return n
 
 
-def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
+_NAME_LABELS = ("product name", "goods name", "item name", "商品名称", "商品名稱", "品名", "produktname",
+                "nom du produit", "nombre del producto")
+
+
+def _name_from_page(doc: Document, tree: HtmlElement,
+                    props: list[dict[str, str]] | None = None) -> str | None:
     """The product name shown as a heading, trimmed to the part the <title> agrees on.
 
     Shops decorate both: the <title> with the site name and sometimes an
@@ -690,6 +713,11 @@ def _name_from_page(doc: Document, tree: HtmlElement) -> str | None:
                 best = (rank, cut)
     if best is not None and token_count(best[1]) > 0:
         return best[1]
+    if props:
+        # the seed's "goods name" attribute: 商品名称：..., Product name: ...
+        for prop in props:
+            if prop["name"].lower() in _NAME_LABELS and token_count(prop["value"]) <= 40:
+                return prop["value"]
     try:
         from .title import extract_title
     except ImportError:  # pragma: no cover - title module is optional
@@ -805,7 +833,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         # that was looked for above. Price without any stock word: in stock.
         out["availability"] = "InStock"
     if not out["name"]:
-        out["name"] = _name_from_page(doc, tree)
+        out["name"] = _name_from_page(doc, tree, props)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
