@@ -263,3 +263,16 @@ def test_currency_sign_in_a_sibling_span_and_goods_name_label():
     assert out["brand"] == "龙泉窑"
     assert out["sku"] == "100012345"
     assert out["availability"] == "InStock"
+
+
+def test_german_shop_recommended_price_and_labels():
+    html = """<html lang="de"><head><title>Kaffeemühle Classic | Beispiel-Shop</title></head><body>
+    <h1>Kaffeemühle Classic</h1>
+    <div class="preis"><span>UVP 69,90 €</span> <strong>49,90 €</strong></div>
+    <span class="lieferstatus">Auf Lager</span>
+    <div class="details"><p>Marke: Mahlwerk</p><p>Artikelnummer: 778812</p><p>EAN: 4006381333931</p></div>
+    </body></html>"""
+    out = fields(html, "https://shop.example.de/p/1")
+    assert (out["price"], out["regularPrice"], out["currency"]) == ("49.90", "69.90", "EUR")
+    assert out["availability"] == "InStock"
+    assert (out["brand"], out["sku"], out["gtin"]) == ("Mahlwerk", "778812", "4006381333931")

@@ -111,8 +111,13 @@ _PRICE_LABELS = ("price", "价格", "售价", "促销价", "现价", "优惠价"
                  "online price", "now")
 _REGULAR_LABELS = ("was", "list price", "regular price", "rrp", "msrp", "原价", "市场价", "参考价",
                    "uvp", "statt", "prix conseillé", "antes", "de", "retail price", "old price")
-_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|compare|rrp|msrp|"
+_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|compare|rrp|msrp|uvp|"
                                    r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
+# A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
+_REGULAR_WORD_RE = re.compile(
+    r"^\s*(?:uvp|statt|was|rrp|msrp|list price|regular price|original price|retail price|"
+    r"prix conseillé|antes|原价|原價|市场价|市場價|建議售價|建议售价|定价|定價|参考价|參考價)\b"
+)
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
 _AMOUNT_RE = re.compile(r"\d")
 _BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80})$", re.I)
@@ -365,7 +370,8 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
         if parsed.amount is None or parsed.amount == "0":
             continue
         old = (_is_struck(owner) or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
-               or (owner is not el and bool(_NOT_CURRENT_CLASS_RE.search(_class_id(owner)))))
+               or (owner is not el and bool(_NOT_CURRENT_CLASS_RE.search(_class_id(owner))))
+               or bool(_REGULAR_WORD_RE.match(leaf.lower())))
         if old:
             regular = regular or parsed
         elif current is None:
