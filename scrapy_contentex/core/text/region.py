@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from lxml import etree
 from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE
@@ -173,14 +172,16 @@ class PageBlocks:
         return hit
 
     def _scan(self) -> None:
-        """One start/end walk (lxml's iterwalk: no recursion, no getparent).
+        """One document-order walk (lxml's C iterator, parents by index).
 
-        The hot loop of the extractor: lookups are bound to locals, dead
-        subtrees (scripts, inline SVG icons, templates) are skipped whole.
+        The hot loop of the extractor: lookups are bound to locals; elements
+        inside dead subtrees (scripts, inline SVG icons, templates) are not
+        registered at all.  Tails are counted when their element is met:
+        a tail belongs to the parent, which is known by then.
         """
         els: list[HtmlElement] = []
+        index: dict[HtmlElement, int] = {}
         parent: list[int] = []
-        end: list[int] = []
         tags: list[str] = []
         dead: list[bool] = []
         in_link: list[bool] = []
@@ -192,49 +193,33 @@ class PageBlocks:
         tokens_of = TOKEN_RE.findall
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
+        index_get = index.get
         cache: dict[str, bool] = {}
-        stack: list[int] = []
-        walker = etree.iterwalk(self.root, events=("start", "end"))
-        for event, el in walker:
+        for el in self.root.iter():
+            pe = el.getparent()
+            if pe is None:
+                p = -1
+            else:
+                p = index_get(pe, -2)
+                if p == -2 or dead[p]:
+                    continue  # inside a dead subtree
+            tail = el.tail
+            if tail and p >= 0 and not tail.isspace():
+                o = owner[p]
+                n = len(tokens_of(tail))
+                tok[o] += n
+                if in_link[p]:
+                    link[o] += n
+                punct[o] += len(puncts_of(tail))
             tag = el.tag
-            if event == "end":
-                if not isinstance(tag, str):
-                    continue
-                i = stack.pop()
-                end[i] = len(els)
-                tail = el.tail
-                if tail and stack and not tail.isspace():
-                    p = stack[-1]
-                    if not dead[p]:
-                        o = owner[p]
-                        n = len(tokens_of(tail))
-                        tok[o] += n
-                        if in_link[p]:
-                            link[o] += n
-                        punct[o] += len(puncts_of(tail))
-                continue
             if not isinstance(tag, str):
-                # Comments, processing instructions, entities: only their tail counts.
-                if stack and not dead[stack[-1]]:
-                    tail = el.tail
-                    if tail and not tail.isspace():
-                        p = stack[-1]
-                        o = owner[p]
-                        n = len(tokens_of(tail))
-                        tok[o] += n
-                        if in_link[p]:
-                            link[o] += n
-                        punct[o] += len(puncts_of(tail))
-                continue
+                continue  # comments, processing instructions: only their tail counts
             i = len(els)
-            p = stack[-1] if stack else -1
-            stack.append(i)
+            index[el] = i
             els.append(el)
             parent.append(p)
-            end.append(i + 1)
-            tag = tag.lower()
             tags.append(tag)
-            is_dead = (p >= 0 and dead[p]) or tag in DEAD_TAGS
+            is_dead = tag in DEAD_TAGS
             neg = tag in ("nav", "footer", "aside")
             pos_now = (p >= 0 and pos[p]) or tag in ("article", "main")
             if not is_dead and el.keys():
@@ -266,7 +251,6 @@ class PageBlocks:
             link.append(0)
             punct.append(0)
             if is_dead:
-                walker.skip_subtree()
                 continue
             text = el.text
             if text and not text.isspace():
@@ -275,6 +259,13 @@ class PageBlocks:
                 if link_now:
                     link[o] += n
                 punct[o] += len(puncts_of(text))
+        # Descendants are contiguous in document order: one reverse pass
+        # gives every element the end of its subtree.
+        end = list(range(1, len(els) + 1))
+        for i in range(len(els) - 1, 0, -1):
+            p = parent[i]
+            if p >= 0 and end[i] > end[p]:
+                end[p] = end[i]
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.pos = pos
