@@ -19,7 +19,7 @@ from itertools import accumulate
 from lxml import etree
 from lxml.html import HtmlElement
 
-from ..lang import token_count
+from ..lang import TOKEN_RE, token_count
 from .common import BLOCK_TAGS, NOISE_TAGS, strip_noise
 
 # Form controls never hold content ("Ignoring Form tags", after CoreEx).
@@ -91,6 +91,11 @@ def _is_hidden(el: HtmlElement) -> bool:
     return bool(style and _HIDDEN_STYLE_RE.search(style))
 
 
+def _ntok(text: str) -> int:
+    """token_count, as one C-level findall (this runs over whole pages)."""
+    return len(TOKEN_RE.findall(text))
+
+
 def _attached(el: HtmlElement, root: HtmlElement, dropped: set | None = None) -> bool:
     """Still inside ``root``: not under a subtree dropped earlier.
 
@@ -117,12 +122,12 @@ def _drop_outermost(tree: HtmlElement, xpath: str, matches, keep_share: float) -
     found = [el for el in tree.xpath(xpath) if el is not tree and matches(el)]
     if not found:
         return tree
-    total = token_count(" ".join(tree.itertext())) or 1
+    total = _ntok(" ".join(tree.itertext())) or 1
     dropped: set[HtmlElement] = set()
     for el in found:
         if not _attached(el, tree, dropped):
             continue
-        if token_count(" ".join(el.itertext())) <= keep_share * total:
+        if _ntok(" ".join(el.itertext())) <= keep_share * total:
             el.drop_tree()
             dropped.add(el)
     return tree
@@ -234,9 +239,13 @@ def remove_statements(tree: HtmlElement, max_tokens: int = STATEMENT_MAX_TOKENS)
     nodes = tree.xpath("//text()")
     if not nodes:
         return tree
-    ends = list(accumulate(len(n) for n in nodes))
+    # A text node longer than the cap cannot belong to a short statement
+    # block, nor be a statement itself: it is left out of the regex pass,
+    # which keeps long-prose pages cheap.
+    texts = [n if len(n) <= _TEXT_CAP else "" for n in nodes]
+    ends = list(accumulate(len(t) for t in texts))
     hits: dict[int, None] = {}
-    for match in STATEMENT_RE.finditer("".join(nodes)):
+    for match in STATEMENT_RE.finditer("".join(texts)):
         hits.setdefault(bisect_right(ends, match.start()), None)
     doomed: list[HtmlElement] = []
     runs = []
