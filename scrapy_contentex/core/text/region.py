@@ -152,23 +152,20 @@ class PageBlocks:
         self._weigh()
 
     # -- pass 1: structure, text ownership, counts ----------------------------
-    def _hinted(self, names: str, cache: dict[str, bool]) -> bool:
-        """True when class/id words are boilerplate vocabulary (memoised per string)."""
-        hit = cache.get(names)
-        if hit is None:
-            words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
-            neg_words = NEGATIVE_WORDS | self.params.extra_negative
-            hit = bool(words & neg_words) and not (self.params.positive_cancels and words & POSITIVE_WORDS)
-            cache[names] = hit
-        return hit
+    def _names(self, names: str) -> tuple[bool, bool]:
+        """(boilerplate, main text) verdicts for a class/id string.
 
-    def _positive(self, names: str, cache: dict[str, bool]) -> bool:
-        """True when class/id words name the main text (memoised per string)."""
-        hit = cache.get(names)
+        Memoised per string: a page repeats a few hundred class strings over
+        thousands of elements.
+        """
+        hit = self._name_cache.get(names)
         if hit is None:
             words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
-            hit = bool(words & POSITIVE_WORDS)
-            cache[names] = hit
+            positive = bool(words & POSITIVE_WORDS)
+            neg_words = NEGATIVE_WORDS | self.params.extra_negative
+            negative = bool(words & neg_words) and not (self.params.positive_cancels and positive)
+            hit = (negative, positive)
+            self._name_cache[names] = hit
         return hit
 
     def _scan(self) -> None:
@@ -188,13 +185,13 @@ class PageBlocks:
         owner: list[int] = []
         neg_self: list[bool] = []
         pos: list[bool] = []
-        pos_cache: dict[str, bool] = {}
         self.tok, self.link, self.punct = tok, link, punct = [], [], []
         tokens_of = TOKEN_RE.findall
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
         index_get = index.get
-        cache: dict[str, bool] = {}
+        self._name_cache: dict[str, tuple[bool, bool]] = {}
+        name_cache_get = self._name_cache.get
         for el in self.root.iter():
             pe = el.getparent()
             if pe is None:
@@ -234,12 +231,10 @@ class PageBlocks:
                 ident = el.get("id")
                 if ident:
                     names = f"{names} {ident}" if names else ident
-                if names and not neg:
-                    neg = cache.get(names)
-                    if neg is None:
-                        neg = self._hinted(names, cache)
-                if names and not pos_now:
-                    pos_now = self._positive(names, pos_cache)
+                if names:
+                    hit = name_cache_get(names) or self._names(names)
+                    neg = neg or hit[0]
+                    pos_now = pos_now or hit[1]
             pos.append(pos_now)
             dead.append(is_dead)
             link_now = tag == "a" or (p >= 0 and in_link[p])
