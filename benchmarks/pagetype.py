@@ -25,7 +25,7 @@ from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.linkblocks import LinkBlockScan, group_blocks, scan_links
 from scrapy_contentex.core.pagetype import PageTypeParams, classify, declared_type, region_share
 
-Features = tuple[float, float, float]  # region_share, lcr, declared
+Features = tuple[float, ...]  # region_share, lcr[, declared]
 
 
 def balanced_accuracy(pred: list[bool], truth: list[bool]) -> float:
@@ -117,9 +117,14 @@ class Page:
         self.scans = {d: scan_links(text, d) for d in ("text", "code")}
         self.declared = declared_type(text)
 
-    def features(self, distance: str, min_links: int, max_distance: int) -> Features:
+    def features(
+        self, distance: str, min_links: int, max_distance: int, declared: bool = True
+    ) -> tuple[float, ...]:
+        """(region_share, lcr, declared) at one setting; without ``declared`` when asked."""
         scan = self.scans[distance]
         scan.blocks = group_blocks(scan, min_links, max_distance)
+        if not declared:
+            return (region_share(scan), scan.lcr)
         return (region_share(scan), scan.lcr, float(self.declared))
 
 
@@ -144,14 +149,17 @@ def halves(pages: list[Page], seed: int) -> tuple[list[Page], list[Page]]:
     return a, b
 
 
-def cv_accuracy(pages: list[Page], setting: tuple[str, int, int], seeds: int = 5) -> tuple[float, float]:
+def cv_accuracy(
+    pages: list[Page], setting: tuple[str, int, int], seeds: int = 5, declared: bool = True
+) -> tuple[float, float]:
     """Two-fold cross-validated balanced accuracy (all, Chinese), mean over seeds."""
     accs, zh_accs = [], []
     for seed in range(seeds):
         a, b = halves(pages, seed)
         for train, test in ((a, b), (b, a)):
-            w = fit_logistic([p.features(*setting) for p in train], [p.index for p in train])
-            pred = predict(w, [p.features(*setting) for p in test])
+            xs = [p.features(*setting, declared=declared) for p in train]
+            w = fit_logistic(xs, [p.index for p in train])
+            pred = predict(w, [p.features(*setting, declared=declared) for p in test])
             accs.append(balanced_accuracy(pred, [p.index for p in test]))
             zh = [(q, p.index) for q, p in zip(pred, test, strict=True) if p.zh]
             zh_accs.append(balanced_accuracy([q for q, _ in zh], [t for _, t in zh]))
@@ -166,15 +174,23 @@ def accuracy_section(pages: list[Page]) -> None:
     zh_pages = [p for p in pages if p.zh]
     zh_truth = [p.index for p in zh_pages]
     ours = {p.id: classify(p.doc).label == "index" for p in pages}
-    no_decl = {
-        p.id: classify(p.doc, PageTypeParams(use_declared=False)).label == "index" for p in pages
-    }
+    # Ablation: link-block features only, weights refitted on this set (in-sample).
+    params = PageTypeParams()
+    setting = (params.distance, params.min_links, params.resolved_distance())
+    w = fit_logistic([p.features(*setting, declared=False) for p in pages], truth)
+    no_decl = dict(
+        zip(
+            [p.id for p in pages],
+            predict(w, [p.features(*setting, declared=False) for p in pages]),
+            strict=True,
+        )
+    )
     share = {p.id: link_text_share(p.scans["text"]) for p in pages}
     t_all, _ = tuned_threshold([share[p.id] for p in pages], truth)
     rows = []
     for name, pred in (
         ("ours (default params)", ours),
-        ("ours without declared og:type/JSON-LD", no_decl),
+        ("ours, link blocks only (no og:type/JSON-LD, refit)", no_decl),
         (f"reference: link text share >= {t_all:.3f}", {k: v >= t_all for k, v in share.items()}),
     ):
         rows.append(
@@ -248,6 +264,10 @@ def fit_section(pages: list[Page]) -> None:
             zt = [(q, p.index) for q, p in zip(pred, test, strict=True) if p.zh]
             tz = balanced_accuracy([q for q, _ in zt], [t for _, t in zt])
             rows.append([f"seed {seed} {name}", len(train), tr, len(test), te, tz])
+    rows.append(["mean of 10 seeds x 2 folds", "", "", "", *cv_accuracy(pages, setting, 10)])
+    rows.append(
+        ["same, link blocks only", "", "", "", *cv_accuracy(pages, setting, 10, declared=False)]
+    )
     print_table(
         ["split", "train pages", "bal.acc train", "test pages", "bal.acc test", "bal.acc test zh"],
         rows,
