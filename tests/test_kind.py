@@ -64,3 +64,10 @@ def test_one_signal_is_not_enough():
 
 def test_empty_page_defaults_to_article():
     assert kind("<html><body></body></html>") == "article"
+
+
+def test_record_area_counts_as_shop_evidence():
+    html = """<html><body><h1>Oak Desk</h1><p>Our price: £399</p>
+    <ul><li>Brand: Woodline</li><li>Material: Oak</li><li>Weight: 32 kg</li>
+    <li>Dimensions: 120 x 60 cm</li><li>Color: Natural</li></ul></body></html>"""
+    assert kind(html) == "product"

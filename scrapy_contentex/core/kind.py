@@ -5,14 +5,17 @@ Evidence, strongest first:
 1. structured data the publisher wrote: JSON-LD / microdata types (Product,
    Offer vs Article, NewsArticle, BlogPosting, DiscussionForumPosting ...) and
    ``og:type`` ("product" vs "article");
-2. the page itself: a shown price near an add-to-cart control, product meta
-   tags (``product:price:amount``), a record area (labelled attribute pairs
-   weighted by seed 000's WVC) against the amount of prose (long, punctuated
-   paragraphs).
+2. the page itself: product meta tags (``product:price:amount``), an
+   add-to-cart control, a shown price (price-marked element, price label or a
+   text that is only a price), a stock statement, identifier labels (SKU:,
+   ISBN:, 品牌：) and a record area (seed 000's WVC + Viterbi walk) holding
+   several dictionary-labelled pairs, against the amount of prose (long,
+   punctuated paragraphs).
 
-Each signal adds to a score; positive means product. Pages default to
-"article": most content pages on the web are articles, and a wrong "product"
-guess on an article loses its body, which is the costlier mistake.
+Each signal adds to a score, and "product" needs a score above 1 *and* at
+least two kinds of evidence. Pages default to "article": most content pages
+on the web are articles, and a wrong "product" guess on an article loses its
+body, which is the costlier mistake.
 """
 
 from __future__ import annotations
@@ -157,6 +160,19 @@ _SHORT_PRICE_RE = re.compile(
 )
 
 
+def _record_area_labels(tree: HtmlElement) -> int:
+    """Dictionary-labelled pairs in the seed 000 record area (WVC + Viterbi walk).
+
+    Spec lists (Brand:, 重量：, ISBN ...) make a record area; articles have at
+    most a byline and a date there.
+    """
+    from .records import CharacteristicContainer, extract_records
+
+    container = CharacteristicContainer()
+    result = extract_records(tree)
+    return sum(1 for p in result.properties if container.label_of(p["name"]) is not None)
+
+
 def product_evidence(doc: Document) -> tuple[float, int]:
     """(score, number of distinct kinds of shop evidence) of a page.
 
@@ -206,6 +222,9 @@ def product_evidence(doc: Document) -> tuple[float, int]:
         kinds += 1
     if identifiers:
         score += 1.0 if identifiers < 3 else 1.5
+        kinds += 1
+    if _record_area_labels(tree) >= 4:
+        score += 1.0
         kinds += 1
     prose = _prose_tokens(body)
     if prose > 600:
