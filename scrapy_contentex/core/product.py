@@ -241,7 +241,7 @@ def _structured_fields(objects: list[dict], ctx: PageContext) -> dict[str, Any]:
         price, currency = _offer_price(offer)
         if price is not None and "price" not in out:
             parsed = parse_price(price, ctx, currency)
-            if parsed.amount is not None:
+            if parsed.amount not in (None, "0"):  # "0" is a template placeholder
                 out["price"] = parsed.amount
                 out["currencyRaw"] = currency or parsed.currency_raw
                 out["currency"] = currency_code(currency, ctx) if currency else parsed.currency
