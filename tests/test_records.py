@@ -140,3 +140,16 @@ def test_abbreviated_labels_are_names_but_sentences_are_not():
     assert pairs["Pub. Date"] == "08/02/2010"
     assert pairs["No. of pages"] == "320"
     assert not any(name.startswith("Great value") for name in pairs)
+
+
+def test_label_with_several_linked_values_keeps_the_whole_line():
+    html = """<html><body><ul id="r">
+      <li><b>Authors:</b> <a href="/a">Glenn Beck</a>; <a href="/b">Kevin Balfe</a></li>
+      <li><span>Publisher</span> <span>Threshold Editions</span></li>
+      <li>SKU: <span>X1</span> | Brand: <span>Acme</span></li></ul></body></html>"""
+    tree = parse_html(html)
+    pairs = {p["name"]: p["value"] for p in pairs_from(_by_id(tree, "r"), CharacteristicContainer())}
+    assert pairs["Authors"] == "Glenn Beck; Kevin Balfe"
+    assert pairs["Publisher"] == "Threshold Editions"
+    assert pairs["SKU"] == "X1"  # two pairs on one line stay two pairs
+    assert pairs["Brand"] == "Acme"

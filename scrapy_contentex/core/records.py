@@ -519,11 +519,45 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
             owner = owner.getparent()
             if owner is None:
                 continue
+        name = match.group(1) if match else text
+        rest = _rest_of_block(owner, text)
+        if rest:
+            pairs.add(name, rest)
+            continue
         value = " ".join(leaves[i + 1].split())
         if _LABEL_VALUE_RE.match(value) or container.is_attribute(value):
             continue
         if _near(owner, leaves[i + 1]):
-            pairs.add(match.group(1) if match else text, value)
+            pairs.add(name, value)
+
+
+_INLINE_TAGS = frozenset("a abbr b bdi em font i label small span strong sup sub u".split())
+
+
+def _rest_of_block(owner: HtmlElement, label: str) -> str | None:
+    """What follows a label in its line: "<li><b>Authors:</b> <a>A</a>; <a>B</a></li>" -> "A; B".
+
+    The line is the nearest non-inline element around the label, read only
+    when short; a line holding a second "Label:" is left to the leaf-by-leaf
+    reading, so "SKU: X | Brand: Y" does not become one value.
+    """
+    block = owner
+    for _ in range(3):
+        if block is None or block.tag not in _INLINE_TAGS:
+            break
+        block = block.getparent()
+    if block is None or block.tag in ("body", "html", "table", "tr", "ul", "ol", "dl"):
+        return None
+    line = block.text_content()
+    if len(line) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
+        return None
+    line = " ".join(line.split())
+    if not line.startswith(label):
+        return None
+    rest = line[len(label):].strip()
+    if not rest or ":" in rest or "：" in rest:
+        return None
+    return rest
 
 
 def pairs_from(area: HtmlElement, container: CharacteristicContainer,
