@@ -147,6 +147,8 @@ def _pagetype_params(settings: Any) -> dict[str, Any]:
                 value = float(raw)
             except (TypeError, ValueError):
                 raise ValueError(f"{name} must be a number, not {raw!r}") from None
+            if not 0.0 <= value <= 1.0:  # the engine's score is a probability
+                raise ValueError(f"{name} must be between 0 and 1, not {raw!r}")
         else:
             value = _getint(settings, name, minimum=0)
         params[keyword] = value

@@ -77,6 +77,7 @@ def test_typed_values_and_strings_from_command_line():
     ("CONTENTEX_PAGETYPE_MIN_LINKS", "many"),
     ("CONTENTEX_PAGETYPE_DISTANCE", "euclid"),
     ("CONTENTEX_PAGETYPE_THRESHOLD", "high"),
+    ("CONTENTEX_PAGETYPE_THRESHOLD", 3),
 ])
 def test_invalid_values_name_the_setting(name, value):
     with pytest.raises(ValueError, match=name):
