@@ -287,3 +287,11 @@ def test_deeply_nested_page_does_not_recurse():
     depth = 5000
     page = "<html><body>" + "<div>" * depth + "<p>Deep text, still content.</p>" + "</div>" * depth + "</body></html>"
     assert "Deep text" in extract(Document(page))
+
+
+def test_page_without_body_gives_no_head_text():
+    doc = Document("<html><head><title>Only a title</title></head></html>")
+    assert extract(doc) == ""
+    assert extract(Document("A bare line of text, with no markup at all.")) == (
+        "A bare line of text, with no markup at all."
+    )

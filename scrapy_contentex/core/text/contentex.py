@@ -42,7 +42,7 @@ from lxml.html import HtmlElement
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space, token_count
 from .common import block_text
-from .preprocess import STATEMENT_RE, main_region, preprocess
+from .preprocess import STATEMENT_RE, body_of, main_region, preprocess
 
 
 @dataclass
@@ -286,8 +286,7 @@ def extract(doc: Document, **params) -> str:
         preprocess(root)
     link_table_filter(root, p.threshold)
     common_pattern_filter(root, p)
-    body = root.find("body")
-    body = body if body is not None else root
+    body = body_of(root)
     if p.main_share > 0:
         body = main_region(body, p.main_share)
     return block_text(body)

@@ -325,3 +325,17 @@ def main_region(body: HtmlElement, min_share: float) -> HtmlElement:
         if len(found) == 1 and token_count(" ".join(found[0].itertext())) >= min_share * total:
             return found[0]
     return body
+
+
+def body_of(root: HtmlElement) -> HtmlElement:
+    """The ``<body>``, or the root without its ``<head>`` (a private tree).
+
+    Pages with no body content parse without a ``<body>``; the ``<title>``
+    and other head text must not then pass for content.
+    """
+    body = root.find("body")
+    if body is not None:
+        return body
+    for head in root.findall("head"):
+        head.drop_tree()
+    return root

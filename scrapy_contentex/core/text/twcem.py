@@ -40,7 +40,7 @@ from lxml.html import HtmlElement
 from ..document import Document
 from ..lang import TOKEN_RE, is_punct, normalize_space, tokens
 from .common import BLOCK_TAGS
-from .preprocess import main_region, preprocess
+from .preprocess import body_of, main_region, preprocess
 
 
 @dataclass
@@ -224,8 +224,7 @@ def extract(doc: Document, **params) -> str:
     root = doc.fresh_tree()
     if p.preprocess:
         preprocess(root)
-    body = root.find("body")
-    region = body if body is not None else root
+    region = body_of(root)
     if p.main_share > 0:
         region = main_region(region, p.main_share)
     blocks = segment(ctext_rows(region), p.delta1, p.delta2, p.max_link_share)
