@@ -204,3 +204,13 @@ def test_huge_and_deep_page_completes():
     scan = find_link_blocks(deep + body, 3, 20)
     assert scan.link_count == 20 + 30 * 400
     assert len(scan.blocks) == 401
+
+
+def test_adversarial_markup_stays_linear():
+    # stray "<x" without ">" and unterminated tags must not rescan the page each time
+    html = "<p>" + "<b " * 100_000 + '<a href="/1">x</a> ' + "a < b " * 50_000
+    scan = find_link_blocks(html, 2, 20)
+    assert scan.link_count == 1
+    assert code_distance("<i " * 100_000) > 0
+    scan = scan_links("<a " * 100_000)
+    assert scan.link_count == 0

@@ -191,3 +191,7 @@ def test_api_classify_page():
     assert item.pageType == "content"
     assert item.url == "https://example.com/a"
     assert 0.0 <= item.linkCoverage <= 1.0 and 0.0 <= item.codeCoverage <= 1.0
+
+
+def test_adversarial_meta_tags():
+    assert declared_type("<meta " * 100_000) == 0

@@ -82,8 +82,9 @@ _INSIDE_RE = re.compile(
 )
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
 _HREF_RE = re.compile(r"\bhref\s*=", re.I)
-_TAG_RE = re.compile(r"<[/!?a-zA-Z][^>]*>")
-_ATTR_RE = re.compile(r"<(/?[a-zA-Z][\w:-]*)[^>]*>")
+# [^<>] (not [^>]) keeps a stray "<x" without ">" from scanning to the end each time.
+_TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>]*>")
+_ATTR_RE = re.compile(r"<(/?[a-zA-Z][\w:-]*)[^<>]*>")
 _BLANK_RE = re.compile(r"\s+")
 
 

@@ -87,7 +87,7 @@ class PageTypeResult:
 # --- declared type ------------------------------------------------------------
 
 _OG_TYPE_RE = re.compile(
-    r"""<meta\b[^>]*?(?:property|name)\s*=\s*["']?og:type\b[^>]*>""", re.I
+    r"""<meta\b[^<>]*?(?:property|name)\s*=\s*["']?og:type\b[^<>]*>""", re.I
 )
 _CONTENT_ATTR_RE = re.compile(r"""\bcontent\s*=\s*["']?\s*([^"'\s>]+)""", re.I)
 _LD_TYPE_RE = re.compile(r""""@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)\"""")
