@@ -276,3 +276,17 @@ def test_german_shop_recommended_price_and_labels():
     assert (out["price"], out["regularPrice"], out["currency"]) == ("49.90", "69.90", "EUR")
     assert out["availability"] == "InStock"
     assert (out["brand"], out["sku"], out["gtin"]) == ("Mahlwerk", "778812", "4006381333931")
+
+
+def test_sku_from_an_url_id_the_page_shows():
+    html = """<html><body><h1>Deal</h1><span class="price">₩12,000</span>
+    <span class="tag">딜번호 : 4548094738</span><span>2024</span></body></html>"""
+    out = fields(html, "http://shop.example.kr/deal/4548094738")
+    assert out["sku"] == "4548094738"
+    # an id in the URL that the page never shows is not taken
+    assert fields("<html><body><h1>X</h1></body></html>", "http://shop.example.kr/deal/99887766")["sku"] is None
+
+
+def test_bracketed_label_and_value():
+    html = """<html><body><h1>爐具</h1><table><tr><td>〈商品編號：M14876706〉</td></tr></table></body></html>"""
+    assert fields(html)["sku"] == "M14876706"

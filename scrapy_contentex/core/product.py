@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml import etree as lxml_etree
 from lxml import html as lxml_html
@@ -574,10 +575,40 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
             value = prop["value"]
             if field_name != "brand":
                 value = value.split()[0] if value.split() else value
+                value = value.strip("〈〉《》【】()（）[]<>,;.")
             best = (rank, value)
         if best is not None:
             out[field_name] = best[1]
     return out
+
+
+_URL_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{4,30}[A-Za-z0-9]")
+
+
+def _sku_from_url(url: str | None, leaves: list) -> str | None:
+    """An identifier the URL carries and the page shows: the product's own id.
+
+    Shops put the product id in the URL (/dp/B07..., /deal/4548094738,
+    ?pid=260591); a token of the URL that has digits and is shown on the page
+    as a whole text or a whole word of a short text is that id. Generic words
+    and short numbers are not ids.
+    """
+    if not url:
+        return None
+    parts = urlsplit(url)
+    tokens = _URL_TOKEN_RE.findall(parts.path + " " + parts.query)
+    candidates = [t for t in tokens if sum(ch.isdigit() for ch in t) >= 4 and not t.isalpha()
+                  and not (t.isdigit() and len(t) <= 4)]
+    if not candidates:
+        return None
+    shown: set[str] = set()
+    for leaf in leaves:
+        if len(leaf) <= 60:
+            shown.update(re.split(r"[\s:：,;|#〈〉()（）]+", leaf.strip()))
+    for token in reversed(candidates):  # the last path part is the most specific
+        if token in shown:
+            return token
+    return None
 
 
 def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
@@ -830,6 +861,8 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     for key, value in _from_props(props + _identifier_pairs(leaves)).items():
         if not out.get(key):
             out[key] = value
+    if not out["sku"]:
+        out["sku"] = _sku_from_url(doc.url, leaves)
     _fill_prices(out, leaves, props, ctx)
 
     if not out["availability"]:

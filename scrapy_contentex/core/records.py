@@ -84,6 +84,8 @@ _LABEL_MAX_TOKENS = 6
 _LABEL_MAX_CHARS = 40
 _VALUE_MAX_CHARS = 300
 _MAX_PAIRS = 200
+# Delimiters, bullets and brackets around a label: "• Brand:", "〈商品編號：".
+_NAME_STRIP = " :：-–—•·*|∣｜>»›〈〉《》【】[]()（）"
 _SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
@@ -180,7 +182,7 @@ class CharacteristicContainer:
         words = head.lower().split()
         if not words or len(words) > 6:
             return False
-        last = words[-1].strip(" :：-–—•·*|∣｜>»›")
+        last = words[-1].strip(_NAME_STRIP)
         return last in self._last_words or (last[-1:] in self._last_chars and not last.isascii())
 
     def is_attribute(self, name: str) -> bool:
@@ -190,7 +192,7 @@ class CharacteristicContainer:
 def clean_name(name: str) -> str:
     """An attribute name without delimiters, bullets and surrounding blanks."""
     # str.split() knows every Unicode blank (nbsp, ideographic space): no regex needed.
-    return " ".join(name.split()).strip(" :：-–—•·*|∣｜>»›").strip()
+    return " ".join(name.split()).strip(_NAME_STRIP).strip()
 
 
 # ---------------------------------------------------------------------------
