@@ -150,6 +150,7 @@ class PageBlocks:
     def __init__(self, root: HtmlElement, params: RegionParams | None = None) -> None:
         self.params = params or RegionParams()
         self.root = root
+        self._sigs: dict[int, tuple[str, str]] = {}
         self._scan()
         self._weigh()
 
@@ -221,16 +222,17 @@ class PageBlocks:
             is_dead = tag in DEAD_TAGS
             neg = tag in ("nav", "footer", "aside")
             pos_now = (p >= 0 and pos[p]) or tag in ("article", "main")
-            if not is_dead and el.keys():
-                style = el.get("style")
+            attrs = el.attrib
+            if attrs and not is_dead:
+                get = attrs.get
+                style = get("style")
                 # Hidden markup is boilerplate-hinted rather than dead: pages
                 # that reveal their article by script (display:none until
                 # loaded) keep it through the hint veto, dropdowns do not.
-                if (el.get("hidden") is not None or (style and hidden_style(style))
-                        or el.get("aria-hidden") == "true"):
+                if (style and hidden_style(style)) or "hidden" in attrs or get("aria-hidden") == "true":
                     neg = True
-                names = el.get("class")
-                ident = el.get("id")
+                names = get("class")
+                ident = get("id")
                 if ident:
                     names = f"{names} {ident}" if names else ident
                 if names:
@@ -404,9 +406,12 @@ class PageBlocks:
     # -- repeated structures (forum posts, Q&A answers) ------------------------
     def signature(self, i: int) -> tuple[str, str]:
         """Tag and class (or id) with digits removed: what repeated posts share."""
-        el = self.els[i]
-        names = el.get("class") or el.get("id") or ""
-        return self.tags[i], _DIGITS_RE.sub("", names).strip()
+        sig = self._sigs.get(i)
+        if sig is None:
+            el = self.els[i]
+            names = el.get("class") or el.get("id") or ""
+            sig = self._sigs[i] = (self.tags[i], _DIGITS_RE.sub("", names).strip())
+        return sig
 
     def children(self, i: int) -> list[int]:
         """Child elements of ``i`` by index (descendants are a contiguous range)."""
