@@ -137,23 +137,24 @@ def print_report(result: dict) -> None:
 
 
 def compare_steering(output: Path) -> None:
-    """Run the crawl with and without steering (one request at a time) and compare."""
+    """Run the crawl without steering, with each setting alone and with both; compare."""
+    boost, limit = STEERING.items()
+    variants = [("without steering", {}), (f"{boost[0]}={boost[1]}", dict([boost])),
+                (f"{limit[0]}={limit[1]}", dict([limit])), ("both", STEERING)]
     rows = []
-    for steer in (False, True):
+    for i, (label, overrides) in enumerate(variants):
         cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--concurrency", "1",
-               "--output", str(output / ("steered" if steer else "plain"))]
-        if steer:
-            cmd.append("--steer")
+               "--output", str(output / f"variant{i}")]
+        for name, value in overrides.items():
+            cmd += ["-s", f"{name}={value}"]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        rows.append((steer, json.loads(done.stdout.strip().splitlines()[-1])))
-    print(f"{'crawl (CONCURRENT_REQUESTS=1)':34} {'requests':>9} {'until all items':>16} "
+        rows.append((label, json.loads(done.stdout.strip().splitlines()[-1])))
+    print(f"{'demo crawl, CONCURRENT_REQUESTS=1':46} {'requests':>9} {'until all items':>16} "
           f"{'not followed':>13} {'items':>6}")
-    for steer, r in rows:
-        label = "with steering" if steer else "without steering"
+    for label, r in rows:
         not_followed = r["stats"].get("contentex/requests/not_followed", 0)
-        print(f"{label:34} {r['requests']:>9} {r['requests_until_all_items']!s:>16} "
-              f"{not_followed:>13} {r['items']:>6}")
-    print(f"steering: {STEERING}")
+        print(f"{label:46} {r['requests']:>9} {r['requests_until_all_items']!s:>16} "
+              f"{not_followed:>13} {r['expected_found']:>3}/{r['expected_items']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--set", "-s", action="append", default=[], metavar="NAME=VALUE",
                         help="override a Scrapy setting, like `scrapy crawl -s`")
     parser.add_argument("--compare-steering", action="store_true",
-                        help="run twice, with and without steering, and compare requests")
+                        help="run with and without steering and compare the requests needed")
     args = parser.parse_args(argv)
     if args.compare_steering:
         compare_steering(args.output)
