@@ -324,15 +324,9 @@ def _headline(pb: PageBlocks) -> tuple[str, str]:
     most tokens with the <title> wins; with no <title> the first h1 wins.
     Returns (headline, title).
     """
-    title = ""
-    h1s: list[str] = []
-    for i, tag in enumerate(pb.tags):
-        if tag == "title" and not title:
-            title = normalize_space(pb.els[i].text_content())
-        elif tag == "h1" and not pb.dead[i]:
-            text = normalize_space(pb.els[i].text_content())
-            if text:
-                h1s.append(text)
+    title_el = pb.root.find(".//title")
+    title = normalize_space(title_el.text_content()) if title_el is not None else ""
+    h1s = [text for text in (normalize_space(h.text_content()) for h in pb.root.iter("h1")) if text]
     if not h1s:
         return "", title
     if not title:
