@@ -69,7 +69,8 @@ def child(mode: str, base_url: str, copies: int) -> None:
     print(json.dumps({"mode": mode, "responses": result["responses"],
                       "elapsed": stats.get("elapsed_time_seconds", result["elapsed"]),
                       "items": result["items"],
-                      "extract_ms": stats.get("contentex/extract_time_ms", 0)}))
+                      "extract_ms": stats.get("contentex/extract_time_ms", 0),
+                      "classify_ms": stats.get("contentex/classify_time_ms", 0)}))
 
 
 def main() -> int:
@@ -106,12 +107,12 @@ def main() -> int:
 
     print(f"demo crawl x{args.copies} copies, {args.rounds} rounds, CONCURRENT_REQUESTS=8")
     print(f"{'crawl':28} {'responses':>9} {'items':>6} {'seconds':>8} {'pages/s':>8} "
-          f"{'extract ms':>11}")
+          f"{'page type ms':>13} {'extract ms':>11}")
     best = {}
     for mode, label in (("plain", "CrawlSpider, no add-on"), ("addon", "CrawlSpider + add-on")):
         for run in runs[mode]:
             print(f"{label:28} {run['responses']:>9} {run['items']:>6} {run['elapsed']:>8.2f} "
-                  f"{rate(run):>8.1f} {run['extract_ms']:>11.0f}")
+                  f"{rate(run):>8.1f} {run['classify_ms']:>13.0f} {run['extract_ms']:>11.0f}")
         best[mode] = max(rate(r) for r in runs[mode])
     ratio = best["addon"] / best["plain"] if best["plain"] else 0.0
     print(f"best pages/s: without {best['plain']:.1f}, with add-on {best['addon']:.1f} "

@@ -165,8 +165,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             return self._skip(response, reason)
         try:
             doc = Document(response.body, url=response.url, content_type=_content_type(response))
-            if not has_text(doc):
-                return self._skip(response, "empty")
         except Exception as exc:  # undecodable bytes, binary, empty after decoding
             return self._skip(response, _decode_reason(exc))
         state = _State("content", doc)
@@ -185,6 +183,15 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
                            "contentex: page type failed on %s: %r", response.url, exc)
+        if state.label == "content":
+            # Only content pages need the tree (the pipeline reuses it); the
+            # page type itself is one scan of the text, so index pages are
+            # never parsed here.
+            try:
+                if not has_text(doc):
+                    return self._skip(response, "empty")
+            except Exception as exc:
+                return self._skip(response, _decode_reason(exc))
         meta = _meta(response)
         meta.pop(META_SKIPPED, None)
         meta[META_PAGE_TYPE] = state.label
