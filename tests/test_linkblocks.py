@@ -96,6 +96,11 @@ def test_long_text_splits_blocks_and_regions():
     middle = [html[s:e] for s, e in regions if words in html[s:e]]
     assert len(middle) == 1
     assert max(scan.region_units()) == 80
+    assert len(scan.regions()) == 3
+    body = scan.largest_region()
+    assert body.units == 80
+    assert words in html[body.start : body.end]
+    assert body.start == scan.blocks[0].end and body.end == scan.blocks[1].start
     for block in scan.blocks:
         assert html[block.start : block.start + 2] == "<a"
         assert html[block.end - 4 : block.end] == "</a>"

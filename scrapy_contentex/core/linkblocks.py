@@ -27,7 +27,15 @@ cell, row, list or table, or at the end of the page.
 
 The offsets in :class:`LinkBlockScan` index the decoded HTML text, so other
 algorithms (article text) can cut the regions between blocks out of it:
-:meth:`LinkBlockScan.text_regions`.
+:meth:`LinkBlockScan.regions` (every region with its text units),
+:meth:`LinkBlockScan.largest_region` (the likely body) and
+:meth:`LinkBlockScan.text_regions` (plain offsets).
+
+Example::
+
+    scan = find_link_blocks(html_text, min_links=2, max_distance=20)
+    body = scan.largest_region()
+    body_html = html_text[body.start : body.end]
 """
 
 from __future__ import annotations
@@ -135,6 +143,20 @@ class LinkBlock:
         return self.end - self.start
 
 
+@dataclass(frozen=True)
+class TextRegion:
+    """The HTML between two link blocks (or before the first / after the last).
+
+    ``html[start:end]`` is the region; ``units`` its visible text in text
+    units (loose links included). An article body is usually the region with
+    the most units: see :meth:`LinkBlockScan.largest_region`.
+    """
+
+    start: int
+    end: int
+    units: int
+
+
 @dataclass
 class LinkBlockScan:
     """Everything one forward scan learns about a page's links.
@@ -204,6 +226,22 @@ class LinkBlockScan:
                 current = self.gap_text[i]
         regions.append(current)
         return regions
+
+    def regions(self) -> list[TextRegion]:
+        """All regions outside the blocks, in page order (``len(blocks) + 1`` of them)."""
+        bounds = [0]
+        for block in self.blocks:
+            bounds += [block.start, block.end]
+        bounds.append(self.length)
+        units = self.region_units()
+        return [
+            TextRegion(bounds[2 * k], max(bounds[2 * k], bounds[2 * k + 1]), units[k])
+            for k in range(len(units))
+        ]
+
+    def largest_region(self) -> TextRegion:
+        """The region with the most text: where the body of a content page is."""
+        return max(self.regions(), key=lambda r: r.units)
 
     def text_regions(self) -> list[tuple[int, int]]:
         """(start, end) offsets of the HTML text before, between and after the blocks.
