@@ -4,7 +4,15 @@ ContentEx cleans a page before any filter runs: it ignores form tags, removes
 scripts and removes *statements* (copyright, disclaimers, "comply with local
 laws" notices).  We add what a browser would not show either (hidden
 elements), because invisible text is never the content a reader sees and it
-distorts every count the algorithms make.
+distorts every count the algorithms make, and the regions the author marks
+as navigation, banner, footer or sidebar (HTML5 tags, ARIA roles).  Hidden,
+landmark and form regions that hold a large share of the page's text are
+kept: pages that hide their body until a script runs, wrap the article in a
+``<header>`` or the whole page in a ``<form>`` exist, and there the markup
+is wrong, not the text.
+
+The XML "Converting to XHTML" step of the paper is lxml's tolerant parser
+(:mod:`..document`), done once per page.
 
 :func:`preprocess` works in place on a private tree (``doc.fresh_tree()``);
 the walks are iterative and linear, so 50,000-deep or 20 MB pages are fine.
@@ -172,11 +180,13 @@ def remove_forms(tree: HtmlElement, keep_share: float = FORM_KEEP_SHARE) -> Html
 def is_statement(text: str, max_tokens: int = STATEMENT_MAX_TOKENS) -> bool:
     """A short text dominated by copyright, disclaimer or legal-notice phrases.
 
-    Dominated means the pieces of the text (lines, sentences, or items split
-    by '|' and similar separators) that hold a statement phrase make up at
-    least ``STATEMENT_MIN_SHARE`` of its tokens, or ``STATEMENT_MIN_SHARE_FOOTER``
-    when the last piece holds one (small footers close on their copyright line).  A short page wrapper
-    with a "Terms of use" link in its middle is not a statement.
+    Dominated means the short pieces of the text (lines, sentences, or items
+    split by '|' and similar separators) that hold a statement phrase make up
+    at least ``STATEMENT_MIN_SHARE`` of its tokens, or
+    ``STATEMENT_MIN_SHARE_FOOTER`` when the last piece holds one (small
+    footers close on their copyright line).  A short page wrapper with a
+    "Terms of use" link in its middle is not a statement, nor is a long
+    sentence that happens to say "all rights reserved".
     """
     if not text or len(text) > _TEXT_CAP * 2 or not STATEMENT_RE.search(text):
         return False
@@ -320,7 +330,11 @@ def main_region(body: HtmlElement, min_share: float) -> HtmlElement:
     total = token_count(" ".join(body.itertext())) or 1
     for found in (
         list(body.iter("article")),
-        [el for el in body.iter("main", "div", "section") if el.tag == "main" or el.get("role") == "main"],
+        [
+            el
+            for el in body.iter("main", "div", "section")
+            if el.tag == "main" or el.get("role") == "main"
+        ],
     ):
         if len(found) == 1 and token_count(" ".join(found[0].itertext())) >= min_share * total:
             return found[0]
