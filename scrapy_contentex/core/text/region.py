@@ -12,15 +12,18 @@ gets a signed weight that combines the seeds' signals:
 * a fixed cost per block, so that many tiny blocks (menus, footers, bylines)
   sum to a negative weight (seed 003's "tags" term),
 * boilerplate class/id vocabulary (nav, footer, share, related, sidebar...)
-  as *soft* evidence: it flips the sign of the block, unless the hinted
-  element holds most of the prose of the page (a wrapper named
-  "content-with-sidebar" must not kill the article).
+  and hidden markup, as *soft* evidence: it flips the sign of the block,
+  unless the hinted element (or a template group of hinted siblings) holds
+  most of the prose of the page (a wrapper named "content-with-sidebar" must
+  not kill the article, nor "comment-item" the replies of a thread).
 
-The main region is the element whose subtree has the largest weight sum:
-adding a sibling full of prose raises the sum (the region expands to sibling
-paragraphs and to every post of a forum thread, seed 000's aggregation of
-similar paths), adding a menu or a list of links lowers it.  All walks are
-linear and iterative, so 50,000-deep or 20 MB pages stay cheap.
+The main region is the element whose subtree has the largest weight sum, or
+the best run of its children (Kadane) when a long list of links sits beside
+the paragraphs: adding a sibling full of prose raises the sum, adding a menu
+or a list of links lowers it.  Posts of a thread built from one template are
+then gathered as siblings (seed 000's aggregation of similar tag paths).
+All walks are linear and iterative, so 50,000-deep or 20 MB pages stay
+cheap.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE
 
-# Never content: code, embedded objects, form controls, and navigation/asides
-# by their HTML5 semantics.
+# Never content: code, embedded objects, form controls, the head, and image
+# captions (article truths leave captions out; measured on all sets).
+# <nav>, <aside> and <footer> are boilerplate *hints* instead (see below).
 DEAD_TAGS = frozenset(
     "script style noscript template iframe svg canvas object embed select button "
     "input textarea link meta head title option datalist map area audio video "
@@ -78,7 +82,8 @@ POSITIVE_WORDS = frozenset(
     "article content main body entry post text story news detail details "
     "thread message postbody postmessage reply answer question blog".split()
 )
-# Hidden by markup: dropped like scripts.
+# Hidden by markup (style, hidden, aria-hidden): a boilerplate hint, so that
+# an article hidden until a script reveals it survives through the veto.
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -111,7 +116,8 @@ class RegionParams:
     #: Weight multiplier applied to blocks inside boilerplate-hinted elements
     #: (negative: hinted text pulls a region's score down).
     hint_factor: float = -0.5
-    #: A hinted element keeping this share of the page's prose is a wrapper,
+    #: A hinted element keeping this share of the page's prose (or of its
+    #: nearest hinted ancestor already recognised as content) is a wrapper,
     #: not boilerplate, and its hint is ignored.
     hint_veto_share: float = 0.8
     #: Hinted siblings sharing a template are judged as one group when there
