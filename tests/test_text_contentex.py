@@ -40,11 +40,15 @@ def test_preprocess_drops_scripts_styles_hidden_and_small_forms():
         "<div style='display: none'>hidden promo text</div>"
         "<div hidden>another hidden block</div>"
         "<span aria-hidden='true'>icon label</span>"
+        "<div class='modal d-none'>Are you sure you want to delete?</div>"
         "<p>The visible paragraph of the story, long enough to be the content of the page.</p>"
     )
     text = _text(preprocess(tree))
     assert "visible paragraph" in text
-    for noise in ("secret", "color", "Search the site", "hidden promo", "another hidden", "icon label"):
+    for noise in (
+        "secret", "color", "Search the site", "hidden promo", "another hidden", "icon label",
+        "Are you sure",
+    ):
         assert noise not in text
 
 

@@ -85,6 +85,12 @@ KEEP_SHARE = 0.5
 LANDMARK_TAGS = frozenset(("nav", "aside", "header", "footer"))
 LANDMARK_ROLES = frozenset(("navigation", "banner", "contentinfo", "complementary", "search"))
 
+# Utility classes of the common CSS frameworks that mean "not displayed"
+# (Bootstrap, Tailwind, WordPress screen-reader text).
+HIDDEN_CLASSES = frozenset(
+    ("hidden", "d-none", "is-hidden", "sr-only", "visually-hidden", "screen-reader-text", "invisible")
+)
+
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -96,7 +102,10 @@ def _is_hidden(el: HtmlElement) -> bool:
     if attrib.get("aria-hidden", "").strip().lower() == "true":
         return True
     style = attrib.get("style")
-    return bool(style and _HIDDEN_STYLE_RE.search(style))
+    if style and _HIDDEN_STYLE_RE.search(style):
+        return True
+    classes = attrib.get("class")
+    return bool(classes) and not HIDDEN_CLASSES.isdisjoint(classes.lower().split())
 
 
 def _ntok(text: str) -> int:
@@ -147,7 +156,7 @@ def remove_hidden(tree: HtmlElement, keep_share: float = KEEP_SHARE) -> HtmlElem
     Pages such as WeChat articles hide the whole body until a script reveals
     it, hence the ``keep_share`` guard.
     """
-    return _drop_outermost(tree, "//*[@hidden or @aria-hidden or @style]", _is_hidden, keep_share)
+    return _drop_outermost(tree, "//*[@hidden or @aria-hidden or @style or @class]", _is_hidden, keep_share)
 
 
 def _is_landmark(el: HtmlElement) -> bool:
