@@ -242,3 +242,15 @@ def test_chinese_byline_and_statement_lines_are_dropped():
     text = extract(Document(page))
     assert CHINESE_PARAGRAPHS[2] in text
     assert "编辑：王明" not in text and "不得转载" not in text
+
+
+def test_code_in_pre_keeps_its_lines_and_source_newlines_are_blanks():
+    code = "for fan in fans:\n    fan.speed = 0\nprint('quiet')"
+    page = FORUM_PAGE.replace(
+        f"<div class='message'>{POSTS[1]}</div>",
+        f"<div class='message'>{POSTS[1]}\n<pre>{code}</pre></div>",
+    ).replace(POSTS[0], POSTS[0].replace(", even when", ",\neven when"))
+    text = extract(Document(page))
+    # One output line per code line (blanks normalised, as everywhere).
+    assert "for fan in fans:\nfan.speed = 0\nprint('quiet')" in text
+    assert POSTS[0] in text  # the source newline inside the paragraph is a blank

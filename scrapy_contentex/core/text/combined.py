@@ -155,7 +155,8 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
     return skip
 
 
-# Newlines in the source are blanks to a browser; only markup breaks lines.
+# Newlines in the source are blanks to a browser; only markup breaks lines
+# (and source newlines inside <pre>, kept for code in forum posts).
 _RAW_BREAKS = str.maketrans("\r\n", "  ")
 
 
@@ -169,6 +170,11 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
     out: list[tuple[int, list[str]]] = []
     owner, parent, tags, els = pb.owner, pb.parent, pb.tags, pb.els
 
+    pre = [0]  # open <pre> elements: their source newlines are real line breaks
+
+    def raw(text: str) -> str:
+        return text if pre[0] else text.translate(_RAW_BREAKS)
+
     def emit(o: int, text: str) -> None:
         if out and out[-1][0] == o:
             out[-1][1].append(text)
@@ -176,6 +182,8 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
             out.append((o, [text]))
 
     def close(k: int) -> None:
+        if tags[k] == "pre":
+            pre[0] -= 1
         if tags[k] in CELL_TAGS:
             emit(owner[k], " ")
         elif tags[k] not in INLINE_TAGS:
@@ -183,7 +191,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
         if k != region:
             tail = els[k].tail
             if tail:
-                emit(owner[parent[k]], tail.translate(_RAW_BREAKS))
+                emit(owner[parent[k]], raw(tail))
 
     open_: list[int] = []
     j, stop = region, pb.end[region]
@@ -193,7 +201,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
         if j != region and j in skip:
             tail = els[j].tail
             if tail:
-                emit(owner[parent[j]], tail.translate(_RAW_BREAKS))
+                emit(owner[parent[j]], raw(tail))
             j = pb.end[j]
             continue
         tag = tags[j]
@@ -203,9 +211,11 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
             emit(j, " ")  # a table row reads as one line
         elif tag not in INLINE_TAGS:
             emit(j, "\n")
+        if tag == "pre":
+            pre[0] += 1
         text = els[j].text
         if text:
-            emit(owner[j], text.translate(_RAW_BREAKS))
+            emit(owner[j], raw(text))
         open_.append(j)
         j += 1
     while open_:
