@@ -151,3 +151,9 @@ def test_steering_saves_requests_and_loses_nothing(demo, crawls):
     assert steered["expected_found"] == steered["expected_items"]
     assert steered["requests"] < plain["requests"]
     assert steered["stats"]["contentex/requests/not_followed"] > 0
+
+
+def test_feeds_are_split_by_item_class(demo):
+    _, _, articles, products = demo
+    assert all("headline" in item and "price" not in item for item in articles)
+    assert all("price" in item and "headline" not in item for item in products)
