@@ -124,7 +124,7 @@ def print_report(result: dict) -> None:
     print("Feeds:")
     for name in ("articles.jsonl", "products.jsonl"):
         path = out / name
-        lines = sum(1 for _ in path.open(encoding="utf-8")) if path.exists() else 0
+        lines = len(path.read_text(encoding="utf-8").splitlines()) if path.exists() else 0
         print(f"  {path}  ({lines} items)")
     print("contentex stats:")
     for key, value in sorted(result["stats"].items()):
