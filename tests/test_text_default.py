@@ -254,3 +254,11 @@ def test_code_in_pre_keeps_its_lines_and_source_newlines_are_blanks():
     # One output line per code line (blanks normalised, as everywhere).
     assert "for fan in fans:\nfan.speed = 0\nprint('quiet')" in text
     assert POSTS[0] in text  # the source newline inside the paragraph is a blank
+
+
+def test_thin_pages_fall_back_to_the_cleaned_body():
+    """No block stands out on a one-line post: the body is taken, menus still go."""
+    page = ("<html><body><nav><a href='/'>Home</a> <a href='/f'>Forums</a></nav>"
+            "<div class='post'>Thanks, that fixed it!</div></body></html>")
+    assert extract(Document(page)) == "Thanks, that fixed it!"
+    assert extract(Document("<nav><a href='/'>Home</a> <a href='/x'>Other</a></nav>")) == ""

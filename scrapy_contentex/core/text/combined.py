@@ -62,6 +62,9 @@ class Params:
     drop_headline: bool = True
     #: ...only when this much text remains (a short post keeps its subject).
     drop_headline_min_tokens: int = 300
+    #: Below this best-region score the page is thin and the whole body is
+    #: taken (cleaned the same way) instead of one weak block.
+    thin_score: float = 0.0
     #: Lines this short (tokens) are candidates for the pattern filters.
     short_line_tokens: int = 12
     #: Lines up to this many tokens are checked for byline/meta labels.
@@ -380,6 +383,12 @@ def extract(doc: Document, **params) -> str:
         return ""
     lines: list[tuple[int, str]] = []
     top, run = pb.best_run()
+    value = pb.score[top] if run is None else sum(pb.score[c] for c in run) + pb.weight[top]
+    if value <= prm.thin_score:
+        # A thin page (a one-line post, a file listing): no block stands out,
+        # so the whole body, cleaned like any region, beats a random block.
+        body = next((i for i, tag in enumerate(pb.tags) if tag == "body"), 0)
+        top, run = body, None
     regions = pb.expand_repeated(top)
     if len(regions) == 1 and run is not None:
         regions = run
