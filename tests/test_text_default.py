@@ -158,8 +158,11 @@ def test_repeated_posts_are_found_as_siblings():
 def test_params_are_overridable_and_validated():
     assert Params().region.block_cost > 0
     doc = Document(ENGLISH_ARTICLE)
-    # An absurd per-block cost makes every block negative: nothing is content.
-    assert PARAGRAPHS[0] not in extract(doc, block_cost=10_000)
+    # An absurd per-block cost makes every block negative: the page reads as
+    # thin and the whole body is taken, still without the hinted navigation.
+    thin = extract(doc, block_cost=10_000)
+    assert PARAGRAPHS[0] in thin and "Home" not in thin
+    assert extract(doc, block_cost=10_000) != extract(doc)
     try:
         extract(doc, no_such_knob=1)
     except TypeError as exc:
