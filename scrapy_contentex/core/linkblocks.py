@@ -113,7 +113,9 @@ def markup_text_distance(markup: str) -> int:
     """Text distance of a piece of HTML: tags dropped, entities decoded."""
     # Collapsing blanks first (split/join runs in C) lets the unit regex skip
     # indentation instead of trying every branch on every blank.
-    text = " ".join(_TAG_RE.sub(" ", markup).split())
+    text = " ".join((_TAG_RE.sub(" ", markup) if "<" in markup else markup).split())
+    if not text:
+        return 0
     if "&" in text:
         text = html_lib.unescape(text)
     return _UNIT_RE.subn("", text)[1]
