@@ -33,18 +33,24 @@ def classify_page(html: HtmlInput, url: str | None = None, **params) -> PageType
     )
 
 
-def extract_article(html: HtmlInput, url: str | None = None, algorithm: str = "default") -> Article:
+def extract_article(
+    html: HtmlInput,
+    url: str | None = None,
+    algorithm: str = "default",
+    params: dict | None = None,
+) -> Article:
     """Headline, body text and metadata of an article page.
 
     ``algorithm`` picks the text extractor: "default" (the combination),
-    "contentex", "twcem", "domweight" or "vsse".
+    "contentex", "twcem", "domweight" or "vsse"; ``params`` override that
+    algorithm's parameters (the ``CONTENTEX_TEXT_PARAMS`` setting).
     """
     from .core.metadata import extract_metadata
     from .core.text import extract_text
 
     doc = as_document(html, url)
     meta = extract_metadata(doc)
-    body = extract_text(doc, algorithm=algorithm)
+    body = extract_text(doc, algorithm=algorithm, **(params or {}))
     return Article(url=doc.url, articleBody=body or None, **meta)
 
 
@@ -68,13 +74,20 @@ def guess_kind(html: HtmlInput, url: str | None = None) -> str:
     return _guess(as_document(html, url))
 
 
-def extract(html: HtmlInput, url: str | None = None, kind: str = "auto", algorithm: str = "default") -> Article | Product:
+def extract(
+    html: HtmlInput,
+    url: str | None = None,
+    kind: str = "auto",
+    algorithm: str = "default",
+    params: dict | None = None,
+    attributes: list[str] | None = None,
+) -> Article | Product:
     """Extract an Article or a Product; ``kind="auto"`` decides per page."""
     doc = as_document(html, url)
     if kind == "auto":
         kind = guess_kind(doc)
     if kind == "product":
-        return extract_product(doc)
+        return extract_product(doc, attributes=attributes)
     if kind == "article":
-        return extract_article(doc, algorithm=algorithm)
+        return extract_article(doc, algorithm=algorithm, params=params)
     raise ValueError(f"kind must be 'auto', 'article' or 'product', not {kind!r}")

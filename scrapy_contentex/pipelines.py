@@ -8,7 +8,6 @@ failed items is opt-in (CONTENTEX_DROP_FAILED).
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -28,15 +27,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-def _accepts(func: Any, name: str) -> bool:
-    """Whether ``func`` takes keyword ``name`` (or **kwargs)."""
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
 def jsonable(value: Any) -> Any:
@@ -136,28 +126,12 @@ class ContentexPipeline:
 
     def _article(self, api: Any, doc: Document, url: str | None) -> Article:
         cfg = self.config
-        params = dict(cfg.text_params)
-        if params and _accepts(api.extract_article, "params"):
-            return api.extract_article(doc, url, algorithm=cfg.text_algorithm, params=params)
-        article = api.extract_article(doc, url, algorithm=cfg.text_algorithm)
-        if params:
-            # The public API has no text-params argument yet: rerun the text
-            # step alone with the user's parameters.
-            from .core.text import extract_text
-
-            article.articleBody = extract_text(doc, cfg.text_algorithm, **params) or None
-        return article
+        return api.extract_article(
+            doc, url, algorithm=cfg.text_algorithm, params=dict(cfg.text_params)
+        )
 
     def _product(self, api: Any, doc: Document, url: str | None) -> Product:
-        attrs = list(self.config.record_attributes)
-        if attrs:
-            if _accepts(api.extract_product, "attributes"):
-                return api.extract_product(doc, url, attributes=attrs)
-            if "record_attributes" not in self._logged:
-                self._logged.add("record_attributes")
-                logger.warning("CONTENTEX_RECORD_ATTRIBUTES is set but this version of "
-                               "extract_product takes no attribute list; ignored")
-        return api.extract_product(doc, url)
+        return api.extract_product(doc, url, attributes=list(self.config.record_attributes))
 
     def _failed(self, page: Page, exc: Exception) -> Article | Product:
         reason = error_reason(exc)
