@@ -112,6 +112,14 @@ _META_LABEL_RE = re.compile(
     r"\s*[:：]",
     re.I,
 )
+# Cheap pre-test: every statement phrase of the preprocessor contains one of
+# these; most lines contain none and skip the full test.
+_STATEMENT_HINT_RE = re.compile(
+    r"©|\(c\)|copyright|rights?|disclaimer|terms|privacy|reproduc|republish|redistribut|"
+    r"written|acceptance|版权|版權|转载|轉載|声明|权利|權利|授权|许可|允许|同意|ICP|备|"
+    r"法律|法规|观点|立场|代表|著作权",
+    re.I,
+)
 _HAS_DIGIT_RE = re.compile(r"\d")
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
@@ -286,7 +294,7 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
                 continue
         if n <= prm.meta_line_tokens and _META_LABEL_RE.search(line) and _meta_line(line):
             continue
-        if n <= prm.statement_max_tokens and _statement(line):
+        if n <= prm.statement_max_tokens and _STATEMENT_HINT_RE.search(line) and _statement(line):
             continue
         if n <= 3:
             words = TOKEN_RE.findall(line.lower())
