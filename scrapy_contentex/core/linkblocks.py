@@ -275,98 +275,102 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     """
     if distance not in DISTANCES:
         raise ValueError(f"distance must be 'text' or 'code', not {distance!r}")
-    measure = markup_text_distance if distance == "text" else code_distance
+    text_mode = distance == "text"
     scan = LinkBlockScan(length=len(html), distance=distance)
-    links, gaps = scan.links, scan.gaps
+    links, gaps, link_text, gap_text = scan.links, scan.gaps, scan.link_text, scan.gap_text
+    # Local names: this loop runs once per link boundary on every page.
+    search_outside, search_inside = _OUTSIDE_RE.search, _INSIDE_RE.search
+    count, find, has_href = markup_text_distance, html.find, _HREF_RE.search
     n = len(html)
     pos = 0  # start of the markup not yet measured
     gap = 0  # distance accumulated since the last link ended
     gap_units = 0  # text units there
     link_start = -1  # offset of the open link's "<a", -1 when outside a link
     in_units = 0  # text units inside the open link
-    link_units = 0
     text_units = 0
 
-    def close_link(end: int) -> None:
-        nonlocal link_start, gap, gap_units, in_units
+    while pos < n:
+        inside = link_start >= 0
+        m = search_inside(html, pos) if inside else search_outside(html, pos)
+        if m is None:
+            break
+        start = m.start()
+        if start > pos:
+            segment = html[pos:start]
+            units = count(segment)
+            text_units += units
+            if inside:
+                in_units += units
+            else:
+                gap_units += units
+                gap += units if text_mode else code_distance(segment)
+        kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
+        end = -1  # where the open link ends, when this boundary ends it
+        if kind == 2:
+            # Skip the element's content: it is never page text or links.
+            gt = find(">", m.end())
+            end_m = _RAW_END[m.group(2).lower()].search(html, gt + 1) if gt >= 0 else None
+            pos = end_m.end() if end_m else n
+            continue
+        if kind is None:  # comment
+            close = find("-->", m.end())
+            pos = n if close < 0 else close + 3
+            continue
+        if kind == 1:
+            gt = find(">", m.end())
+            if gt < 0:
+                pos = n
+                break
+            is_link = has_href(html, m.end(), gt) is not None
+            if inside:
+                end = start  # an <a> closes the open one
+            pos = gt + 1
+        elif kind == 3:
+            end = pos = m.end()  # </a> belongs to the link
+        else:
+            # </li>, </td>...: the link ends before it; the tag is measured
+            # with the next gap (outside a link the scan does not stop at
+            # end tags, so this cannot loop).
+            end = pos = start
+        if end >= 0:
+            if not links:
+                scan.lead, scan.lead_text = gap, gap_units
+            else:
+                gaps.append(gap)
+                gap_text.append(gap_units)
+            links.append((link_start, end))
+            link_text.append(in_units)
+            link_start = -1
+            gap = gap_units = in_units = 0
+        if kind == 1:
+            if is_link:
+                link_start = start
+            elif not text_mode:
+                gap += code_distance(html[start:pos])
+    if pos < n:
+        segment = html[pos:]
+        units = count(segment)
+        text_units += units
+        if link_start >= 0:
+            in_units += units
+        else:
+            gap_units += units
+            gap += units if text_mode else code_distance(segment)
+    if link_start >= 0:  # a link left open runs to the end of the page
         if not links:
             scan.lead, scan.lead_text = gap, gap_units
         else:
             gaps.append(gap)
-            scan.gap_text.append(gap_units)
-        links.append((link_start, end))
-        scan.link_text.append(in_units)
-        link_start = -1
-        gap = gap_units = in_units = 0
-
-    while pos < n:
-        regex = _INSIDE_RE if link_start >= 0 else _OUTSIDE_RE
-        m = regex.search(html, pos)
-        if m is None:
-            break
-        segment = html[pos : m.start()]
-        if link_start >= 0:
-            units = markup_text_distance(segment) if segment else 0
-            in_units += units
-            link_units += units
-            text_units += units
-        elif segment:
-            units = markup_text_distance(segment)
-            text_units += units
-            gap_units += units
-            gap += units if distance == "text" else measure(segment)
-        tag_a, raw = m.group(1), m.group(2)
-        if raw:
-            # Skip the element's content: it is never page text or links.
-            gt = html.find(">", m.end())
-            end_m = _RAW_END[raw.lower()].search(html, gt + 1) if gt >= 0 else None
-            pos = end_m.end() if end_m else n
-            continue
-        if tag_a:
-            gt = html.find(">", m.end())
-            if gt < 0:
-                pos = n
-                break
-            if link_start >= 0:
-                close_link(m.start())
-            if _HREF_RE.search(html, m.end(), gt):
-                link_start = m.start()
-            elif distance == "code":
-                gap += code_distance(html[m.start() : gt + 1])
-            pos = gt + 1
-            continue
-        if m.group(0).startswith("<!--"):
-            end = html.find("-->", m.end())
-            pos = n if end < 0 else end + 3
-            continue
-        # An end tag that closes the open link: </a> belongs to it, a </li> etc. follows it.
-        if regex is _INSIDE_RE and m.group(3):
-            close_link(m.end())
-            pos = m.end()
-        else:
-            close_link(m.start())
-            # The </li> is measured with the next gap: outside a link the
-            # scan does not stop at end tags, so this cannot loop.
-            pos = m.start()
-    if link_start >= 0:
-        segment = html[pos:]
-        units = markup_text_distance(segment)
-        in_units += units
-        link_units += units
-        text_units += units
-        close_link(n)
-    elif pos < n:
-        segment = html[pos:]
-        units = markup_text_distance(segment)
-        text_units += units
-        gap_units += units
-        gap += units if distance == "text" else measure(segment)
+            gap_text.append(gap_units)
+        links.append((link_start, n))
+        link_text.append(in_units)
+        gap = gap_units = 0
     if links:
         scan.tail = gap
-        scan.gap_text.append(gap_units)
+        gap_text.append(gap_units)
     else:
         scan.lead, scan.lead_text = gap, gap_units
-    scan.link_units = link_units
+    scan.link_units = sum(link_text)
     scan.text_units = text_units
     return scan
 
