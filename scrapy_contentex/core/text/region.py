@@ -293,11 +293,14 @@ class PageBlocks:
 
     def _weigh(self) -> None:
         n = len(self.els)
-        parent = self.parent
-        base = [self.block_weight(i) if self.tok[i] else 0.0 for i in range(n)]
+        parent, tok = self.parent, self.tok
+        base = [0.0] * n
+        for i in range(n):
+            if tok[i]:
+                base[i] = self.block_weight(i)
         # Subtree sums of positive weight ("prose mass"), tokens and link tokens.
         mass = [w if w > 0 else 0.0 for w in base]
-        tot = list(self.tok)
+        tot = list(tok)
         lnk = list(self.link)
         for i in range(n - 1, 0, -1):
             p = parent[i]
@@ -306,37 +309,9 @@ class PageBlocks:
                 tot[p] += tot[i]
                 lnk[p] += lnk[i]
         page_mass = mass[0] if n else 0.0
-        # Hinted siblings built from one template (every reply of a thread
-        # marked "comment") are judged together: if together they hold the
-        # page's prose, they are the content, whatever their names say.
-        group_mass: dict[tuple[int, tuple[str, str]], list[float]] = {}
-        neg_self = self.neg_self
-        for i in range(n):
-            if neg_self[i]:
-                group_mass.setdefault((parent[i], self.signature(i)), []).append(mass[i])
-        neg = [False] * n
-        # Mass a hinted element is compared with: the page's, or that of the
-        # nearest hinted ancestor already recognised as content (a reply
-        # "comment-item" holding a "comment" div holding "comment-content").
-        ref = [page_mass] * n
-        share = self.params.hint_veto_share
-        min_group = self.params.hint_group_min
-        for i in range(n):
-            p = parent[i]
-            if p >= 0:
-                ref[i] = ref[p]
-            inherited = p >= 0 and neg[p]
-            own = False
-            if neg_self[i] and not inherited:
-                group = group_mass[(p, self.signature(i))]
-                held = sum(group) if len(group) >= min_group else mass[i]
-                vetoed = ref[i] > 0 and held >= share * ref[i]
-                own = not vetoed
-                if vetoed:
-                    ref[i] = mass[i]
-            neg[i] = inherited or own
+        neg = self._hint_flags(mass, page_mass)
         hint = self.params.hint_factor
-        weight = [(w * hint if (neg[i] and w > 0) else w) for i, w in enumerate(base)]
+        weight = [(w * hint if (w > 0 and neg[i]) else w) for i, w in enumerate(base)]
         score = list(weight)
         for i in range(n - 1, 0, -1):
             p = parent[i]
@@ -344,6 +319,49 @@ class PageBlocks:
                 score[p] += score[i]
         self.base, self.weight, self.score = base, weight, score
         self.mass, self.total_tokens, self.total_links, self.neg = mass, tot, lnk, neg
+
+    def _hint_flags(self, mass: list[float], page_mass: float) -> list[bool]:
+        """Which elements lie in boilerplate-hinted subtrees, after the vetoes.
+
+        Hinted siblings built from one template (every reply of a thread
+        marked "comment-item") are judged together: if together they hold
+        the prose, they are the content, whatever their names say.  The mass
+        a hinted element is compared with is the page's, or that of its
+        nearest hinted ancestor already recognised as content (a reply
+        "comment-item" holding a "comment" div holding "comment-content").
+        Only hinted elements are visited; their subtrees are marked by slices.
+        """
+        n = len(self.els)
+        parent, end, neg_self = self.parent, self.end, self.neg_self
+        neg = [False] * n
+        hinted = [i for i in range(n) if neg_self[i]]
+        if not hinted:
+            return neg
+        group_mass: dict[tuple[int, tuple[str, str]], list[float]] = {}
+        for i in hinted:
+            group_mass.setdefault((parent[i], self.signature(i)), []).append(mass[i])
+        share = self.params.hint_veto_share
+        min_group = self.params.hint_group_min
+        content_ref: dict[int, float] = {}
+        for i in hinted:
+            if neg[i]:
+                continue
+            ref = page_mass
+            a = parent[i]
+            while a >= 0:
+                r = content_ref.get(a)
+                if r is not None:
+                    ref = r
+                    break
+                a = parent[a]
+            group = group_mass[(parent[i], self.signature(i))]
+            held = sum(group) if len(group) >= min_group else mass[i]
+            if ref > 0 and held >= share * ref:
+                content_ref[i] = mass[i]
+            else:
+                e = end[i]
+                neg[i:e] = [True] * (e - i)
+        return neg
 
     # -- choice ---------------------------------------------------------------
     def best(self) -> int:
