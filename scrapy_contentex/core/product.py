@@ -107,6 +107,8 @@ _ID_TEXT_RE = re.compile(
     r"\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",
     re.I,
 )
+# What every _ID_TEXT_RE match starts with (a guard that needs no normalised text).
+_ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.I)
 _PRICE_LABELS = ("price", "价格", "售价", "促销价", "现价", "优惠价", "preis", "prix", "precio",
                  "preço", "prezzo", "cena", "цена", "가격", "価格", "sale price", "our price",
                  "online price", "now")
@@ -582,6 +584,7 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
     return out
 
 
+_WORD_SPLIT_RE = re.compile(r"[\s:：,;|#〈〉()（）]+")
 _URL_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{4,30}[A-Za-z0-9]")
 
 
@@ -603,8 +606,9 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
         return None
     shown: set[str] = set()
     for leaf in leaves:
-        if len(leaf) <= 60:
-            shown.update(re.split(r"[\s:：,;|#〈〉()（）]+", leaf.strip()))
+        # a token shown as a word of the text is first of all a substring of it
+        if len(leaf) <= 60 and any(t in leaf for t in candidates):
+            shown.update(_WORD_SPLIT_RE.split(leaf.strip()))
     for token in reversed(candidates):  # the last path part is the most specific
         if token in shown:
             return token
@@ -620,6 +624,12 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     found: list[dict[str, str]] = []
     for i, leaf in enumerate(leaves):
         if len(leaf) > 80:
+            continue
+        # Cheap necessary conditions before any string work: most short texts
+        # (menu items, buttons) have no delimiter, no trailing -/# and do not
+        # start with an identifier word.
+        if (":" not in leaf and "：" not in leaf and not leaf.rstrip().endswith(("-", "#"))
+                and not _ID_START_RE.match(leaf)):
             continue
         text = " ".join(leaf.split())
         match = _ID_TEXT_RE.match(text)

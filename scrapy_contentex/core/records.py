@@ -207,49 +207,30 @@ MAX_LEAVES = 40_000
 _NO_TEXT_TAGS = frozenset("script style noscript template option textarea title".split())
 
 
-class Leaf(str):
-    """A text leaf that knows where it sits, like lxml's "smart strings".
-
-    ``getparent()`` is the element holding the text (``is_text``) or the
-    element whose tail it is (``is_tail``), as in lxml.
-    """
-
-    __slots__ = ("_element", "is_text")
-
-    def getparent(self) -> HtmlElement:
-        return self._element
-
-    @property
-    def is_tail(self) -> bool:
-        return not self.is_text
+# Non-blank text nodes, each as an lxml "smart string" (getparent(), is_text,
+# is_tail). normalize-space drops the whitespace between tags inside libxml2,
+# so no Python object is made for those; the few texts blank only in Unicode
+# terms (nbsp) are dropped in Python.
+_TEXT_NODES = etree.XPath(".//text()[normalize-space()]")
 
 
-def _leaf(text: str, element: HtmlElement, is_text: bool) -> Leaf:
-    leaf = Leaf(text)
-    leaf._element = element
-    leaf.is_text = is_text
-    return leaf
-
-
-def text_leaves(root: HtmlElement, limit: int = MAX_LEAVES) -> list[Leaf]:
+def text_leaves(root: HtmlElement, limit: int = MAX_LEAVES) -> list:
     """The first ``limit`` non-blank text leaves under ``root``, in document order, code excluded.
 
-    One C-level walk (``iterwalk``, start/end events: an element's text on
-    the way in, its tail on the way out) that stops at ``limit``; every later
-    scan of the page (stock phrases, bylines, prices) reuses the list.
+    Each leaf is an lxml smart string: ``getparent()`` is the element holding
+    the text (``is_text``) or the element whose tail it is (``is_tail``). One
+    C-level XPath collects them: an element walk in Python would build a
+    proxy object for every element of the page (twice with start/end events),
+    which cost more than all the later scans. Every later scan of the page
+    (stock phrases, bylines, prices) reuses the list.
     """
-    out: list[Leaf] = []
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        if event == "start":
-            text = el.text
-            if text and isinstance(el.tag, str) and el.tag not in _NO_TEXT_TAGS and not text.isspace():
-                out.append(_leaf(text, el, True))
-        else:
-            if el is root:
-                break
-            tail = el.tail
-            if tail and not tail.isspace():
-                out.append(_leaf(tail, el, False))
+    out: list = []
+    for text in _TEXT_NODES(root):
+        if text.is_text and text.getparent().tag in _NO_TEXT_TAGS:
+            continue
+        if text.isspace():
+            continue
+        out.append(text)
         if len(out) >= limit:
             break
     return out
