@@ -7,6 +7,8 @@ All walks are iterative: pages nest tens of thousands of levels deep.
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from lxml import etree
 from lxml.html import HtmlElement
 
@@ -62,3 +64,16 @@ def iter_depth(element: HtmlElement):
         node, depth = stack.pop()
         yield node, depth
         stack.extend((child, depth + 1) for child in reversed(node))
+
+
+def build_params(cls: type, overrides: dict, algorithm: str):
+    """Build an algorithm's Params dataclass from keyword overrides.
+
+    Unknown names fail loudly with the algorithm's name: a typo in
+    ``CONTENTEX_TEXT_PARAMS`` must not silently run the defaults.
+    """
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise TypeError(f"unknown {algorithm} parameter(s): {', '.join(unknown)}")
+    return cls(**overrides)

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space, token_count
-from .common import block_text
+from .common import block_text, build_params
 from .preprocess import STATEMENT_RE, body_of, main_region, preprocess
 
 
@@ -75,14 +75,6 @@ class Params:
     #: Run the shared preprocessing (forms, scripts, hidden, statements).
     preprocess: bool = True
 
-    @classmethod
-    def of(cls, overrides: dict) -> Params:
-        """Build from keyword overrides, rejecting unknown names loudly."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise TypeError(f"unknown contentex parameter(s): {', '.join(sorted(unknown))}")
-        return cls(**overrides)
 
 
 def _is_link(el: HtmlElement) -> bool:
@@ -280,7 +272,7 @@ def common_pattern_filter(root: HtmlElement, p: Params) -> HtmlElement:
 
 def extract(doc: Document, **params) -> str:
     """Body text of a page by ContentEx: preprocessing, link tables, patterns."""
-    p = Params.of(params)
+    p = build_params(Params, params, "contentex")
     root = doc.fresh_tree()
     if p.preprocess:
         preprocess(root)

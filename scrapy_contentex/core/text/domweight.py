@@ -37,7 +37,7 @@ from lxml.html import HtmlElement
 
 from ..document import Document
 from ..lang import clean_lines, token_count
-from .common import BLOCK_TAGS, block_text, strip_noise
+from .common import BLOCK_TAGS, block_text, build_params, strip_noise
 from .vsse import prune_link_blocks
 
 # Seed 003, Table 1 "Ignore Tag" (script/style/noscript/object/embed are also
@@ -295,7 +295,7 @@ def heaviest_subtree(leaves: list[Leaf], shares: dict, aggregate: str = "mean"):
 
 def extract(doc: Document, **params) -> str:
     """Body text of the page by the DOM weight method (paragraphs separated by '\\n')."""
-    p = Params(**params)
+    p = build_params(Params, params, "domweight")
     tree = strip_noise(doc.fresh_tree())
     etree.strip_elements(tree, *(t for t in IGNORE_TAGS if t != "form"), with_tail=False)
     if p.drop_forms:

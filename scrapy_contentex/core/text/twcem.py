@@ -32,14 +32,14 @@ dropped (``max_link_share``, 0.793 -> 0.834), and a lone ``<article>`` or
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from ..document import Document
 from ..lang import TOKEN_RE, is_punct, normalize_space, tokens
-from .common import BLOCK_TAGS
+from .common import BLOCK_TAGS, build_params
 from .preprocess import body_of, main_region, preprocess
 
 
@@ -71,14 +71,6 @@ class Params:
     #: Run the shared preprocessing (forms, scripts, hidden, statements).
     preprocess: bool = True
 
-    @classmethod
-    def of(cls, overrides: dict) -> Params:
-        """Build from keyword overrides, rejecting unknown names loudly."""
-        known = {f.name for f in fields(cls)}
-        unknown = set(overrides) - known
-        if unknown:
-            raise TypeError(f"unknown twcem parameter(s): {', '.join(sorted(unknown))}")
-        return cls(**overrides)
 
 
 def page_title(doc: Document) -> str:
@@ -220,7 +212,7 @@ def locate(blocks: list[str], title: str, delta3: int) -> tuple[int, int]:
 
 def extract(doc: Document, **params) -> str:
     """Body text of a page by TWCEM: rows, Cblocks by δ1/δ2, start/end by LCS (δ3)."""
-    p = Params.of(params)
+    p = build_params(Params, params, "twcem")
     root = doc.fresh_tree()
     if p.preprocess:
         preprocess(root)

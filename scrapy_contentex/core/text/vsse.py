@@ -42,7 +42,7 @@ from ..document import Document
 from ..keywords import hamming, local_tfidf, simhash, words
 from ..lang import PUNCT_CHARS, TOKEN_RE, is_punct, normalize_space
 from ..structured import meta_tags
-from .common import BLOCK_TAGS, block_text, strip_noise
+from .common import BLOCK_TAGS, block_text, build_params, strip_noise
 
 _BLOCKS = BLOCK_TAGS - {"br"}
 _PUNCT_RE: re.Pattern | None = None
@@ -379,7 +379,7 @@ def refine(paragraphs: list[str], summary: str, p: Params) -> list[str]:
 
 def extract(doc: Document, **params) -> str:
     """Body text of the page by VSSE (paragraphs separated by '\\n')."""
-    p = Params(**params)
+    p = build_params(Params, params, "vsse")
     tree = strip_noise(doc.fresh_tree())
     body = tree.find("body")
     root = body if body is not None else tree
