@@ -166,9 +166,9 @@ def _record_area_labels(tree: HtmlElement) -> int:
     Spec lists (Brand:, 重量：, ISBN ...) make a record area; articles have at
     most a byline and a date there.
     """
-    from .records import CharacteristicContainer, extract_records
+    from .records import container_for, extract_records
 
-    container = CharacteristicContainer()
+    container = container_for()
     result = extract_records(tree)
     return sum(1 for p in result.properties if container.label_of(p["name"]) is not None)
 

@@ -48,6 +48,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -92,6 +93,9 @@ _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
 
 
+_MEMO_SIZE = 50_000
+
+
 @dataclass
 class RecordParams:
     """Tunable parts of the records method.
@@ -134,6 +138,11 @@ class CharacteristicContainer:
         # word: a set lookup rejects most texts before any string work.
         self._last_words = {name.split()[-1] for name in names}
         self._last_chars = {name[-1] for name in names}
+        # Texts repeat within and across pages (menus, spec labels): answers
+        # are remembered by text. Keys are plain str copies, so no lxml smart
+        # string (and the tree behind it) is kept alive; bounded by clearing.
+        self._labels: dict[str, str | None] = {}
+        self._shapes: dict[str, bool] = {}
 
     def label_of(self, text: str) -> str | None:
         """The dictionary name a leaf's text is labelled with, if any.
@@ -141,6 +150,17 @@ class CharacteristicContainer:
         The whole label must be a dictionary name, or end with one after at
         most two qualifying words ("Packed weight", "Item model number").
         """
+        try:
+            return self._labels[text]
+        except KeyError:
+            pass
+        label = self._label_of(text)
+        if len(self._labels) >= _MEMO_SIZE:
+            self._labels.clear()
+        self._labels[str(text)] = label
+        return label
+
+    def _label_of(self, text: str) -> str | None:
         head = text
         for delim in DELIMITERS:
             pos = head.find(delim)
@@ -179,14 +199,43 @@ class CharacteristicContainer:
 
     def _could_be_label(self, head: str) -> bool:
         """Cheap pre-check: the last word (or, for CJK, the last character) fits a name."""
+        try:
+            return self._shapes[head]
+        except KeyError:
+            pass
+        shape = self._label_shape(head)
+        if len(self._shapes) >= _MEMO_SIZE:
+            self._shapes.clear()
+        self._shapes[str(head)] = shape
+        return shape
+
+    def _label_shape(self, head: str) -> bool:
+        # Necessary condition first, on one character: the last word, without
+        # delimiters, ends with the last character of some dictionary name.
+        end = head.rstrip().rstrip(_NAME_STRIP)[-1:].lower()
+        if end not in self._last_chars:
+            return False
         words = head.lower().split()
         if not words or len(words) > 6:
             return False
         last = words[-1].strip(_NAME_STRIP)
         return last in self._last_words or (last[-1:] in self._last_chars and not last.isascii())
 
+    def could_be_label(self, text: str) -> bool:
+        """Whether ``text`` (whole, no delimiter cut) may be a dictionary label: a cheap guard."""
+        return self._could_be_label(text)
+
     def is_attribute(self, name: str) -> bool:
         return self._could_be_label(name) and clean_name(name).lower() in self.index
+
+
+@lru_cache(maxsize=32)
+def container_for(extra: tuple[str, ...] = ()) -> CharacteristicContainer:
+    """One shared container per attribute list: building it costs more than a small page's walk.
+
+    Containers are never changed after construction, so sharing is safe.
+    """
+    return CharacteristicContainer(extra)
 
 
 def clean_name(name: str) -> str:
@@ -485,8 +534,8 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
         if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
         delimited = ":" in leaf or "：" in leaf
-        if not delimited and len(leaf) > 2 * _LABEL_MAX_CHARS:
-            continue  # neither "Label: value" nor a bare label
+        if not delimited and (len(leaf) > 2 * _LABEL_MAX_CHARS or not container.could_be_label(leaf)):
+            continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
         text = " ".join(leaf.split())
         match = _LABEL_VALUE_RE.match(text) if delimited else None
         if match and match.group(2):
@@ -569,7 +618,7 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
     characteristics), the whole body is read instead so a lone pair is not lost.
     """
     params = params or RecordParams()
-    container = CharacteristicContainer(params.extra_attributes)
+    container = container_for(tuple(params.extra_attributes))
     body = tree.find(".//body")
     if body is None:
         body = tree
