@@ -301,19 +301,35 @@ def _class_id(el: HtmlElement) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
-def _price_element(leaf) -> HtmlElement | None:
+def _price_element(leaf, marked: dict | None = None) -> HtmlElement | None:
     """The element marked as a price (or struck through) that holds a text leaf.
 
     Looks at the leaf's element and three ancestors: shops split prices into
     spans ("£", "450", ".00") inside one element whose class says "price".
+    ``marked`` remembers each element's verdict: neighbouring leaves share
+    their ancestors, so the class test runs once per element.
     """
+    if marked is None:
+        marked = {}
     node = leaf.getparent()
     if node is not None and leaf.is_tail:
         node = node.getparent()
     for _ in range(4):
-        if node is None or not isinstance(node.tag, str) or node.tag == "body":
+        if node is None:
             return None
-        if node.tag in ("del", "s", "strike") or _PRICE_CLASS_RE.search(_class_id(node)):
+        verdict = marked.get(node)
+        if verdict is None:
+            tag = node.tag
+            if not isinstance(tag, str) or tag == "body":
+                verdict = 2  # stop here
+            elif tag in ("del", "s", "strike") or _PRICE_CLASS_RE.search(_class_id(node)):
+                verdict = 1  # the price element
+            else:
+                verdict = 0
+            marked[node] = verdict
+        if verdict == 2:
+            return None
+        if verdict == 1:
             return node
         node = node.getparent()
     return None
@@ -350,10 +366,11 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
     regular = None
     current_at = -1
     seen: set = set()
+    marked: dict = {}
     for index, leaf in enumerate(leaves):
         if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
-        el = _price_element(leaf)
+        el = _price_element(leaf, marked)
         if el is None:
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()

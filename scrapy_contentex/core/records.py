@@ -273,16 +273,10 @@ def text_leaves(root: HtmlElement, limit: int = MAX_LEAVES) -> list:
     which cost more than all the later scans. Every later scan of the page
     (stock phrases, bylines, prices) reuses the list.
     """
-    out: list = []
-    for text in _TEXT_NODES(root):
-        if text.is_text and text.getparent().tag in _NO_TEXT_TAGS:
-            continue
-        if text.isspace():
-            continue
-        out.append(text)
-        if len(out) >= limit:
-            break
-    return out
+    no_text = _NO_TEXT_TAGS
+    out = [t for t in _TEXT_NODES(root)
+           if not (t.is_text and t.getparent().tag in no_text) and not t.isspace()]
+    return out[:limit] if len(out) > limit else out
 
 
 def _owner(leaf) -> HtmlElement | None:
@@ -333,12 +327,21 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
         # cheap filters first: only delimiters or short label-like texts can match
         if size > 400 or (size > 200 and ":" not in leaf and "：" not in leaf):
             continue
-        owner = _owner(leaf)
-        if owner is None:
-            continue
-        found = container.characteristics(leaf, size <= 60 and _is_label_cell(owner))
+        found = container.characteristics(leaf)
+        owner = None
+        if size <= 60:
+            # the structural label (dt, name cell) needs the element; longer texts are no cells
+            owner = _owner(leaf)
+            if owner is None:
+                continue
+            if _is_label_cell(owner):
+                found.append(container.label_cell)
         if not found:
             continue
+        if owner is None:
+            owner = _owner(leaf)
+            if owner is None:
+                continue
         own = counts.setdefault(owner, {})
         for k in found:
             own[k] = own.get(k, 0) + 1
