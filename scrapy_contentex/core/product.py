@@ -20,6 +20,8 @@ PreOrder, PreSale and BackOrder (the product can be ordered now) and
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -506,18 +508,54 @@ def _hidden(el: HtmlElement) -> bool:
     return False
 
 
+_STOCK_PHRASES = _OUT_PHRASES + _IN_PHRASES
+
+
+@lru_cache(maxsize=256)
+def _alternation(phrases: tuple[str, ...]) -> re.Pattern:
+    return re.compile("|".join(re.escape(p) for p in phrases))
+
+
+def _stock_matches(leaves: list, max_len: int = 80):
+    """(leaf, first stock-phrase match in it) for the short leaves that have one, in order.
+
+    The lower-cased short texts are joined (by newlines, which no phrase
+    holds, so no match spans two texts) and scanned by one ``finditer``:
+    a regex call per text cost more than the scan. A text's first match in
+    the joined string is the one ``search`` would find in the text alone.
+    """
+    short = [leaf for leaf in leaves if len(leaf) <= max_len]
+    if not short:
+        return
+    lowered = [leaf.lower() for leaf in short]
+    starts = []
+    pos = 0
+    for low in lowered:
+        starts.append(pos)
+        pos += len(low) + 1
+    joined = "\n".join(lowered)
+    # Phrases are literals: a substring test per phrase is far cheaper than the
+    # big alternation's scan, and the alternation of the present phrases (in
+    # the same order) finds exactly the matches the full one would.
+    present = tuple(p for p in _STOCK_PHRASES if p in joined)
+    if not present:
+        return
+    last = -1
+    for match in _alternation(present).finditer(joined):
+        index = bisect_right(starts, match.start()) - 1
+        if index == last:
+            continue
+        last = index
+        yield short[index], match
+
+
 def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
     stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
     """
-    for leaf in leaves:
-        if len(leaf) > 80:
-            continue
-        match = _STOCK_RE.search(leaf.lower())
-        if match is None:
-            continue
+    for leaf, match in _stock_matches(leaves):
         # The phrase must be most of the text: "Out of stock" is a statement,
         # "Image not available for this colour" is not about stock.
         if len(match.group(0)) < 0.45 * len(leaf.strip()):
