@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE
@@ -161,116 +162,154 @@ class PageBlocks:
         self._weigh()
 
     # -- pass 1: structure, text ownership, counts ----------------------------
-    def _names(self, names: str) -> tuple[bool, bool]:
-        """(boilerplate, main text) verdicts for a class/id string.
+    def _name_table(self):
+        """A memoised ``class/id string -> (boilerplate, main text)`` verdict.
 
-        Memoised per string: a page repeats a few hundred class strings over
-        thousands of elements.
+        Pages repeat a few hundred class strings over thousands of elements,
+        and pages of one site share them: the memo lives at module level,
+        one per vocabulary setting, and is emptied when it grows too large
+        (unique ids such as "post-123456" would otherwise grow it forever).
         """
-        hit = self._name_cache.get(names)
-        if hit is None:
-            words = {w.lower() for w in _HINT_SPLIT_RE.split(names) if w}
-            positive = bool(words & POSITIVE_WORDS)
-            neg_words = NEGATIVE_WORDS | self.params.extra_negative
-            negative = bool(words & neg_words) and not (self.params.positive_cancels and positive)
-            hit = (negative, positive)
-            self._name_cache[names] = hit
-        return hit
+        key = (self.params.extra_negative, self.params.positive_cancels)
+        memo = _NAME_MEMOS.get(key)
+        if memo is None:
+            memo = _NAME_MEMOS[key] = {}
+        if len(memo) > _NAME_MEMO_MAX:
+            memo.clear()
+        neg_words = NEGATIVE_WORDS | self.params.extra_negative
+        cancels = self.params.positive_cancels
+        split = _HINT_SPLIT_RE.split
+        memo_get = memo.get
+
+        def verdict(names: str) -> tuple[bool, bool]:
+            hit = memo_get(names)
+            if hit is None:
+                # Split before lowering: camelCase boundaries are word breaks.
+                words = set(split(names))
+                if not names.islower():
+                    words = {w.lower() for w in words}
+                positive = not POSITIVE_WORDS.isdisjoint(words)
+                negative = not neg_words.isdisjoint(words) and not (cancels and positive)
+                hit = memo[names] = (negative, positive)
+            return hit
+
+        return verdict
 
     def _scan(self) -> None:
-        """One document-order walk (lxml's C iterator, parents by index).
+        """One document-order walk with start/end events (lxml's C walker).
 
-        The hot loop of the extractor: lookups are bound to locals; elements
-        inside dead subtrees (scripts, inline SVG icons, templates) are not
-        registered at all.  Tails are counted when their element is met:
-        a tail belongs to the parent, which is known by then.
+        The hot loop of the extractor, so it does as little per element as
+        possible: the parent is the top of a stack of open elements (no
+        getparent() call, no element-keyed dict), the end of a subtree is
+        known at its end event, and dead subtrees (scripts, inline SVG icons,
+        templates) are skipped by the walker itself, their elements never
+        reach Python.  Text and tails are counted once per text node.
+        A tail belongs to the parent's block; comments only carry a tail.
         """
-        els: list[HtmlElement] = []
-        index: dict[HtmlElement, int] = {}
-        parent: list[int] = []
-        tags: list[str] = []
-        dead: list[bool] = []
-        in_link: list[bool] = []
-        owner: list[int] = []
-        neg_self: list[bool] = []
-        pos: list[bool] = []
-        self.tok, self.link, self.punct = tok, link, punct = [], [], []
+        # Arrays are sized by one C-level count and filled by index (cheaper
+        # than appends); dead subtrees leave unused slots, cut off at the end.
+        size = int(_COUNT_XPATH(self.root)) + 1
+        els: list[HtmlElement | None] = [None] * size
+        parent = [-1] * size
+        tags = [""] * size
+        end = [0] * size
+        owner = list(range(size))
+        dead = [False] * size
+        in_link = [False] * size
+        neg_self = [False] * size
+        pos = [False] * size
+        tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
-        index_get = index.get
-        self._name_cache: dict[str, tuple[bool, bool]] = {}
-        name_cache_get = self._name_cache.get
-        for el in self.root.iter():
-            pe = el.getparent()
-            if pe is None:
-                p = -1
-            else:
-                p = index_get(pe, -2)
-                if p == -2 or dead[p]:
-                    continue  # inside a dead subtree
-            tail = el.tail
-            if tail and p >= 0 and not tail.isspace():
-                o = owner[p]
-                n = len(tokens_of(tail))
-                tok[o] += n
-                if in_link[p]:
-                    link[o] += n
-                punct[o] += len(puncts_of(tail))
-            tag = el.tag
-            if not isinstance(tag, str):
-                continue  # comments, processing instructions: only their tail counts
-            i = len(els)
-            index[el] = i
-            els.append(el)
-            parent.append(p)
-            tags.append(tag)
-            is_dead = tag in DEAD_TAGS
-            neg = tag in ("nav", "footer", "aside")
-            pos_now = (p >= 0 and pos[p]) or tag in ("article", "main")
-            attrs = el.attrib
-            if attrs and not is_dead:
-                get = attrs.get
-                style = get("style")
-                # Hidden markup is boilerplate-hinted rather than dead: pages
-                # that reveal their article by script (display:none until
-                # loaded) keep it through the hint veto, dropdowns do not.
-                if (style and hidden_style(style)) or "hidden" in attrs or get("aria-hidden") == "true":
-                    neg = True
-                names = get("class")
-                ident = get("id")
-                if ident:
-                    names = f"{names} {ident}" if names else ident
-                if names:
-                    hit = name_cache_get(names) or self._names(names)
-                    neg = neg or hit[0]
-                    pos_now = pos_now or hit[1]
-            pos.append(pos_now)
-            dead.append(is_dead)
-            link_now = tag == "a" or (p >= 0 and in_link[p])
-            in_link.append(link_now)
-            o = owner[p] if (tag in INLINE_TAGS and p >= 0) else i
-            owner.append(o)
-            neg_self.append(neg)
-            tok.append(0)
-            link.append(0)
-            punct.append(0)
-            if is_dead:
-                continue
-            text = el.text
-            if text and not text.isspace():
-                n = len(tokens_of(text))
-                tok[o] += n
+        verdict = self._name_table()
+        dead_tags, inline_tags, pos_tags, neg_tags = DEAD_TAGS, INLINE_TAGS, _POS_TAGS, _NEG_TAGS
+        stack: list[int] = []
+        push, pop = stack.append, stack.pop
+        n = 0  # elements registered so far
+        walker = etree.iterwalk(self.root, events=("start", "end", "comment", "pi"))
+        for event, el in walker:
+            if event == "end":
+                end[pop()] = n
+                if not stack:
+                    continue
+                p = stack[-1]
+            elif event == "start":
+                i = n
+                n += 1
+                tag = el.tag
+                els[i] = el
+                tags[i] = tag
+                if stack:
+                    p = parent[i] = stack[-1]
+                    link_now = in_link[p] or tag == "a"
+                    if tag in inline_tags:
+                        o = owner[i] = owner[p]
+                    else:
+                        o = i
+                else:
+                    link_now = tag == "a"
+                    o = i
+                push(i)
                 if link_now:
-                    link[o] += n
-                punct[o] += len(puncts_of(text))
-        # Descendants are contiguous in document order: one reverse pass
-        # gives every element the end of its subtree.
-        end = list(range(1, len(els) + 1))
-        for i in range(len(els) - 1, 0, -1):
-            p = parent[i]
-            if p >= 0 and end[i] > end[p]:
-                end[p] = end[i]
+                    in_link[i] = True
+                if tag in pos_tags:
+                    pos[i] = True
+                elif tag in neg_tags:
+                    neg_self[i] = True
+                elif tag in dead_tags:
+                    walker.skip_subtree()
+                    dead[i] = True
+                    continue
+                attrs = el.attrib
+                if attrs:
+                    get = attrs.get
+                    names = get("class")
+                    ident = get("id")
+                    if ident:
+                        names = f"{names} {ident}" if names else ident
+                    if names:
+                        negative, positive = verdict(names)
+                        if negative:
+                            neg_self[i] = True
+                        if positive:
+                            pos[i] = True
+                    # Hidden markup is boilerplate-hinted rather than dead:
+                    # pages that reveal their article by script (display:none
+                    # until loaded) keep it through the hint veto, dropdowns
+                    # do not.
+                    style = get("style")
+                    if ((style and hidden_style(style)) or "hidden" in attrs
+                            or get("aria-hidden") == "true"):
+                        neg_self[i] = True
+                text = el.text
+                if text and not text.isspace():
+                    k = len(tokens_of(text))
+                    tok[o] += k
+                    if link_now:
+                        link[o] += k
+                    punct[o] += len(puncts_of(text))
+                continue
+            else:  # a comment or processing instruction: only its tail counts
+                if not stack:
+                    continue
+                p = stack[-1]
+            tail = el.tail
+            if tail and not tail.isspace():
+                o = owner[p]
+                k = len(tokens_of(tail))
+                tok[o] += k
+                if in_link[p]:
+                    link[o] += k
+                punct[o] += len(puncts_of(tail))
+        for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, pos, tok, link, punct):
+            del arr[n:]
+        self.tok, self.link, self.punct = tok, link, punct
+        # Main-text names ("article", "content") pass down to the whole
+        # subtree: one forward pass, parents come first.
+        for i in range(1, n):
+            if not pos[i] and pos[parent[i]]:
+                pos[i] = True
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.pos = pos
@@ -473,3 +512,9 @@ class PageBlocks:
 
 
 _DIGITS_RE = re.compile(r"\d+")
+_NEG_TAGS = frozenset(("nav", "footer", "aside"))
+_POS_TAGS = frozenset(("article", "main"))
+# Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
+_NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {}
+_NAME_MEMO_MAX = 200_000
+_COUNT_XPATH = etree.XPath("count(descendant-or-self::*)")
