@@ -1,6 +1,6 @@
 """Products and records benchmark: ours vs an extruct + price-parser baseline, and auto kind.
 
-    python -m benchmarks.products [--limit N] [--verbose]
+    python -m benchmarks.products [--limit N] [--verbose] [--profile]
 
 Metrics as ../shared/datasets/README.md defines them:
 
@@ -15,6 +15,7 @@ Metrics as ../shared/datasets/README.md defines them:
 * auto kind: share of each set's pages guessed as the right kind.
 
 Speed is pages/s of both extractors measured side by side in this run.
+``--profile`` runs cProfile over ours only and prints where its time goes.
 """
 
 from __future__ import annotations
@@ -235,12 +236,35 @@ def kind_table(limit: int | None) -> None:
               f"({article_wrong / article_total:.1%})")
 
 
+def profile_ours(limit: int | None, top: int = 30) -> int:
+    """cProfile over our extractor on products + records-books: where the time goes."""
+    import cProfile
+    import pstats
+
+    pages = [(r, decode_html(raw)) for name in ("products", "records-books")
+             for r, raw in load_set(name, limit)]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for record, html in pages:
+        ours(html, record.get("url"))
+    profiler.disable()
+    print(f"cProfile of ours over {len(pages)} pages (products + records-books)")
+    stats = pstats.Stats(profiler, stream=sys.stdout)
+    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("tottime").print_stats(top)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--profile", action="store_true",
+                        help="run cProfile over ours only (no baseline, no scores) and print the top functions")
     args = parser.parse_args(argv)
     require_datasets()
+    if args.profile:
+        return profile_ours(args.limit)
 
     products = [(r, decode_html(raw)) for r, raw in load_set("products", args.limit)]
     books = [(r, decode_html(raw)) for r, raw in load_set("records-books", args.limit)]
