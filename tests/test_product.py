@@ -290,3 +290,24 @@ def test_sku_from_an_url_id_the_page_shows():
 def test_bracketed_label_and_value():
     html = """<html><body><h1>爐具</h1><table><tr><td>〈商品編號：M14876706〉</td></tr></table></body></html>"""
     assert fields(html)["sku"] == "M14876706"
+
+
+def test_stock_scan_finds_what_a_search_per_text_finds():
+    from scrapy_contentex.core.document import parse_html
+    from scrapy_contentex.core.product import _STOCK_RE, _stock_matches
+    from scrapy_contentex.core.records import text_leaves
+
+    tree = parse_html(
+        "<html><body><p>Menu</p><p>Currently unavailable</p><p>In stock now, in stock later</p>"
+        "<p>This item is not available</p><p>缺货</p><p>" + "long text " * 20 + "out of stock</p>"
+        "<p>现货</p></body></html>"
+    )
+    leaves = text_leaves(tree.find("body"))
+    expected = []
+    for leaf in leaves:
+        match = _STOCK_RE.search(leaf.lower()) if len(leaf) <= 80 else None
+        if match:
+            expected.append((str(leaf), match.group(0), match.start()))
+    got = [(str(leaf), m.group(0)) for leaf, m in _stock_matches(leaves)]
+    assert got == [(t, g) for t, g, _ in expected]
+    assert [g for _, g in got] == ["currently unavailable", "in stock", "not available", "缺货", "现货"]

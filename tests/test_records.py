@@ -153,3 +153,36 @@ def test_label_with_several_linked_values_keeps_the_whole_line():
     assert pairs["Publisher"] == "Threshold Editions"
     assert pairs["SKU"] == "X1"  # two pairs on one line stay two pairs
     assert pairs["Brand"] == "Acme"
+
+
+def test_text_leaves_skip_code_and_blank_texts_but_keep_tails():
+    tree = parse_html(
+        "<html><body><p>Brand: Acme</p><script>var a = 1;</script>after script"
+        "<style>p{}</style><p>\u00a0</p><b>SKU</b> 123<option>Red</option></body></html>"
+    )
+    leaves = text_leaves(tree.find("body"))
+    assert [str(leaf) for leaf in leaves] == ["Brand: Acme", "after script", "SKU", " 123"]
+    tail = leaves[1]
+    assert tail.is_tail and tail.getparent().tag == "script"
+    assert leaves[0].is_text and leaves[0].getparent().tag == "p"
+    assert leaves[3].is_tail and leaves[3].getparent().tag == "b"
+
+
+def test_text_leaves_stop_at_the_limit():
+    tree = parse_html("<html><body>" + "".join(f"<p>t{i}</p>" for i in range(50)) + "</body></html>")
+    leaves = text_leaves(tree.find("body"), limit=10)
+    assert [str(leaf) for leaf in leaves] == [f"t{i}" for i in range(10)]
+
+
+def test_label_memo_keeps_plain_strings_and_same_answers():
+    from scrapy_contentex.core.records import container_for
+
+    box = container_for()
+    assert box is container_for()  # shared: built once per attribute list
+    tree = parse_html("<html><body><p>品牌：华为</p><p>Weight</p><p>Just a sentence here.</p></body></html>")
+    leaves = text_leaves(tree.find("body"))
+    first = [box.label_of(leaf) for leaf in leaves]
+    again = [box.label_of(leaf) for leaf in leaves]
+    assert first == again == ["品牌", "weight", None]
+    # remembered keys are plain str: no smart string keeps a parsed tree alive
+    assert all(type(key) is str for key in box._labels)

@@ -105,3 +105,31 @@ def test_deep_microdata_does_not_recurse():
             + "</div></body></html>")
     items = microdata_items(parse_html(html))
     assert items and first_value(items[0], "name") == "Deep"
+
+
+def test_microdata_inside_a_page_level_item_and_props_outside_scopes():
+    from scrapy_contentex.core.structured import microdata_items
+
+    tree = parse_html(
+        '<html><body itemscope itemtype="https://schema.org/WebPage">'
+        '<span itemprop="name">Page</span><p itemprop="orphan-free">x</p>'
+        '<div itemscope itemtype="https://schema.org/Product"><h1 itemprop="name">Kettle</h1>'
+        '<div itemprop="offers" itemscope itemtype="https://schema.org/Offer">'
+        '<meta itemprop="price" content="12.50"><b><i itemprop="priceCurrency">EUR</i></b></div>'
+        '<span itemprop="sku">K-1</span></div></body></html>'
+    )
+    items = microdata_items(tree)
+    assert [i["@type"] for i in items] == [["WebPage"], ["Product"]]
+    page, product = items
+    assert page["name"] == ["Page"]
+    assert product["name"] == ["Kettle"] and product["sku"] == ["K-1"]
+    assert product["offers"][0]["price"] == ["12.50"]
+    assert product["offers"][0]["priceCurrency"] == ["EUR"]
+    assert "sku" not in page  # a nested item's properties stay in that item
+
+
+def test_itemprop_outside_any_scope_is_ignored():
+    from scrapy_contentex.core.structured import microdata_items
+
+    tree = parse_html('<html><body><span itemprop="name">Loose</span></body></html>')
+    assert microdata_items(tree) == []
