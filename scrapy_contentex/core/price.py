@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from price_parser import Price
@@ -158,7 +159,14 @@ def parse_price(text: str | None, context: PageContext | None = None,
     """
     if not text or not _NUMBER_RE.search(text):
         return ParsedPrice(None, currency_code(currency_hint, context), currency_hint)
-    text = text[:200]
+    # Slicing gives a plain str, so the cache never keeps an lxml smart string
+    # (and the tree behind it) alive; hints are plain strings from JSON / meta.
+    return _parse_price(text[:200], context, None if currency_hint is None else str(currency_hint))
+
+
+@lru_cache(maxsize=4096)
+def _parse_price(text: str, context: PageContext | None, currency_hint: str | None) -> ParsedPrice:
+    """parse_price's work, remembered: shops repeat the same price texts (tiles, carts, variants)."""
     parsed = Price.fromstring(text, currency_hint=currency_hint)
     # Our symbol table first (whole words for letter codes: "Leipzig" is not
     # "Lei"); price-parser's own guess only when it is not made of letters.

@@ -175,13 +175,16 @@ def availability_from_text(text: str) -> str | None:
     return None
 
 
-def _page_context(doc: Document, tree: HtmlElement, declared_lang: str | None) -> PageContext:
+def _page_context(doc: Document, tree: HtmlElement, declared_lang: str | None,
+                  meta: dict[str, str] | None = None) -> PageContext:
     """Language and domain country: what resolves "¥" and "kr".
 
     Guessing the language from the text costs a scan, so it is only done when
     the page shows a sign that needs it and declares no language.
     """
-    lang = declared_lang or tree.get("lang") or meta_tags(tree).get("og:locale")
+    if meta is None:
+        meta = meta_tags(tree)
+    lang = declared_lang or tree.get("lang") or meta.get("og:locale")
     if not lang and ("¥" in doc.html or "kr" in doc.html):
         body = tree.find(".//body")
         lang = guess_language(normalize_space(body.text_content()[:8000])) if body is not None else None
@@ -780,8 +783,8 @@ _NAME_LABELS = ("product name", "goods name", "item name", "商品名称", "商�
                 "nom du produit", "nombre del producto")
 
 
-def _name_from_page(doc: Document, tree: HtmlElement,
-                    props: list[dict[str, str]] | None = None) -> str | None:
+def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]] | None = None,
+                    meta: dict[str, str] | None = None) -> str | None:
     """The product name shown as a heading, trimmed to the part the <title> agrees on.
 
     Shops decorate both: the <title> with the site name and sometimes an
@@ -792,7 +795,8 @@ def _name_from_page(doc: Document, tree: HtmlElement,
     anywhere ("Shop.com: Name (isbn): Author"). Without such a heading the
     title module's choice (seed 002) is used.
     """
-    meta = meta_tags(tree)
+    if meta is None:
+        meta = meta_tags(tree)
     refs = [normalize_space(t) for t in (tree.findtext(".//title"), meta.get("og:title")) if t]
     best: tuple[tuple[bool, int], str] | None = None
     for count, el in enumerate(tree.iter("h1", "h2", "h3")):
@@ -906,7 +910,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     objects = json_ld_objects(tree) + microdata_items(tree)  # same shape: typed dicts
     meta = meta_tags(tree)
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
-    ctx = _page_context(doc, tree, declared_lang)
+    ctx = _page_context(doc, tree, declared_lang, meta)
 
     out: dict[str, Any] = dict.fromkeys(FIELDS)
     structured = _structured_fields(objects, ctx)
@@ -937,7 +941,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         # that was looked for above. Price without any stock word: in stock.
         out["availability"] = "InStock"
     if not out["name"]:
-        out["name"] = _name_from_page(doc, tree, props)
+        out["name"] = _name_from_page(doc, tree, props, meta)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
