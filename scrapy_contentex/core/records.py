@@ -325,8 +325,8 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
     for leaf in leaves:
         size = len(leaf)
         # cheap filters first: only delimiters or short label-like texts can match
-        if size > 400 or (size > 200 and ":" not in leaf and "：" not in leaf):
-            continue
+        if size > 60 and (size > 400 or (":" not in leaf and "：" not in leaf)):
+            continue  # no delimiter, too long for a label or a label cell: nothing to count
         found = container.characteristics(leaf)
         owner = None
         if size <= 60:
