@@ -50,29 +50,34 @@ DISTANCES = ("text", "code")
 
 # --- text distance units ------------------------------------------------------
 
+# Case-insensitive only where letters are compared (month names, "8th", "T"):
+# a pattern-wide re.I slows every character class test of the other branches.
 _MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_DAY = r"\d{1,2}(?i:st|nd|rd|th)?"
 # Whole dates count 1 (seed rule 4); they are tried before numbers and words.
+# Whitespace inside a date: any blank but the two bucket separators (below), so
+# that a date never runs from one counted piece of text into the next.
+_SP = r"[^\S\x1e\x1f]"
 _DATE = (
-    r"\d{2,4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*[日号])?"  # 2014年3月8日, 2014年3月
-    r"|\d{1,2}\s*月\s*\d{1,2}\s*[日号]"  # 3月8日
-    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2014-03-08[ 10:20]
+    rf"\d{{2,4}}{_SP}*年{_SP}*\d{{1,2}}{_SP}*月(?:{_SP}*\d{{1,2}}{_SP}*[日号])?"  # 2014年3月8日
+    rf"|\d{{1,2}}{_SP}*月{_SP}*\d{{1,2}}{_SP}*[日号]"  # 3月8日
+    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[Tt ]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2014-03-08[ 10:20]
     r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}"  # 08/03/2014
-    rf"|\b{_MONTH}\.?\s+{_DAY},?\s+\d{{4}}\b"  # March 8th, 2014
-    rf"|\b{_DAY}\s+{_MONTH}\.?,?\s+\d{{4}}\b"  # 8 March 2014
+    rf"|\b{_MONTH}\.?{_SP}+{_DAY},?{_SP}+\d{{4}}\b"  # March 8th, 2014
+    rf"|\b{_DAY}{_SP}+{_MONTH}\.?,?{_SP}+\d{{4}}\b"  # 8 March 2014
 )
 # The lookahead lets the regex engine skip the date branches at once on
-# characters that cannot start a date (3x faster on real pages).
+# characters that cannot start a date (3x faster on real pages); "ſ" is the
+# long s, which case-insensitive matching equates with "s" (as in "ſep").
 _UNIT_RE = re.compile(
-    rf"(?=[\dJFMASONDjfmasond])(?:{_DATE})"
+    rf"(?=[\dJFMASONDjfmasondſ])(?:{_DATE})"
     r"|\d+(?:[.,:]\d+)*"  # a whole number: 2008, 1,000.50, 12:30
     rf"|[^\W\d_{_CJK_CLASS}][^\W_{_CJK_CLASS}]*(?:['’][^\W_{_CJK_CLASS}]+)*"  # a word
     rf"|[{_CJK_CLASS}]"  # one CJK character
-    r"|([^\w\s]|_)\1*",  # a run of identical punctuation
-    re.I,
+    r"|([^\w\s]|_)(?i:\1)*",  # a run of identical punctuation (as case-folded: Ⓐⓐ)
 )
 
 # --- markup -------------------------------------------------------------------
@@ -105,6 +110,8 @@ def text_distance(text: str) -> int:
     not weigh like a sentence, and a date in a list of headlines is one item
     of information, not five.
     """
+    if _SEP in text or _PIECE in text:  # blanks like any other (they are to str.split)
+        text = text.translate(_SEPS_TO_SPACE)
     # subn counts matches without building a list of them (~30% faster).
     return _UNIT_RE.subn("", text)[1]
 
@@ -118,7 +125,52 @@ def markup_text_distance(markup: str) -> int:
         return 0
     if "&" in text:
         text = html_lib.unescape(text)
-    return _UNIT_RE.subn("", text)[1]
+    return text_distance(text)
+
+
+# --- counting many pieces at once ---------------------------------------------
+
+# A scan cuts the page into pieces of text, each belonging to a bucket (the
+# text before the first link, inside link 1, after link 1, ...). Counting
+# each piece with its own regex calls costs a Python round trip per piece;
+# instead the pieces are joined, with _PIECE between pieces and _SEP after
+# each bucket, and counted in a few C-level passes over the whole string.
+# Both separators are blanks (str.isspace), so no unit can contain one: words,
+# numbers and punctuation stop at blanks, dates use _SP (blanks but these),
+# \b sees a non-word character as at the end of a string, tags exclude them
+# and html.unescape resolves an entity cut by one exactly as at the end of
+# a string (longest known prefix). Both are invalid HTML characters that
+# html.unescape never produces; a page that contains them has them replaced by
+# a space first, which changes nothing since they are blanks to every rule.
+_PIECE = "\x1e"
+_SEP = "\x1f"
+_SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
+_MARK = "\x00"
+_PIECE_TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>\x1e\x1f]*>")
+# Runs of two or more blanks, or one blank other than a space (separators
+# excepted). Starting with a character class lets the regex engine jump
+# over non-blank text in C instead of trying the pattern at every offset.
+_PIECE_BLANKS_RE = re.compile(r"[^\S\x1e\x1f](?:[^\S\x1e\x1f]+|(?<! ))")
+
+
+def count_buckets(joined: str) -> list[int]:
+    """Text units of each bucket of ``joined`` (pieces of HTML, see above).
+
+    Equal, bucket by bucket, to the sum of :func:`markup_text_distance` over
+    the bucket's pieces, in a constant number of regex passes.
+    """
+    text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
+    if "&" in text:
+        # Before the blanks are collapsed (the reverse of markup_text_distance):
+        # the same entities are decoded either way, and this way a decoded
+        # blank (&nbsp;) is collapsed too, so every blank left is a space.
+        text = html_lib.unescape(text)
+    # One space per run: the unit regex then skips indentation in one step.
+    text = _PIECE_BLANKS_RE.sub(" ", text)
+    # Every non-blank character belongs to some unit, so once each unit is a
+    # mark, a bucket is its marks once spaces and piece separators are dropped.
+    marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
+    return list(map(len, marks.split(_SEP)))
 
 
 def code_distance(markup: str) -> int:
@@ -271,39 +323,40 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     """Find every link and the distance between neighbours, in one pass.
 
     No blocks yet: :func:`group_blocks` turns the gaps into blocks for any
-    (C_t, d_t), so a parameter sweep scans each page once.
+    (C_t, d_t), so a parameter sweep scans each page once. The loop only
+    cuts the page into pieces of text; their units are counted afterwards
+    in one batch (:func:`count_buckets`).
     """
     if distance not in DISTANCES:
         raise ValueError(f"distance must be 'text' or 'code', not {distance!r}")
     text_mode = distance == "text"
     scan = LinkBlockScan(length=len(html), distance=distance)
-    links, gaps, link_text, gap_text = scan.links, scan.gaps, scan.link_text, scan.gap_text
+    if _SEP in html or _PIECE in html:
+        html = html.translate(_SEPS_TO_SPACE)  # same length, same offsets
+    links = scan.links
+    # Pieces of text and separators, in page order: buckets alternate between
+    # the text before/after links (even) and the text inside a link (odd).
+    parts: list[str] = []
+    code_gaps: list[int] = []  # code distance of each outside bucket ("code" only)
     # Local names: this loop runs once per link boundary on every page.
+    add = parts.append
     search_outside, search_inside = _OUTSIDE_RE.search, _INSIDE_RE.search
-    count, find, has_href = markup_text_distance, html.find, _HREF_RE.search
+    find, has_href = html.find, _HREF_RE.search
     n = len(html)
     pos = 0  # start of the markup not yet measured
-    gap = 0  # distance accumulated since the last link ended
-    gap_units = 0  # text units there
+    code_gap = 0  # code distance accumulated since the last link ended
     link_start = -1  # offset of the open link's "<a", -1 when outside a link
-    in_units = 0  # text units inside the open link
-    text_units = 0
 
     while pos < n:
-        inside = link_start >= 0
-        m = search_inside(html, pos) if inside else search_outside(html, pos)
+        m = search_inside(html, pos) if link_start >= 0 else search_outside(html, pos)
         if m is None:
             break
         start = m.start()
         if start > pos:
-            segment = html[pos:start]
-            units = count(segment)
-            text_units += units
-            if inside:
-                in_units += units
-            else:
-                gap_units += units
-                gap += units if text_mode else code_distance(segment)
+            add(html[pos:start])
+            add(_PIECE)
+            if not text_mode and link_start < 0:
+                code_gap += code_distance(html[pos:start])
         kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
         end = -1  # where the open link ends, when this boundary ends it
         if kind == 2:
@@ -322,7 +375,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
                 pos = n
                 break
             is_link = has_href(html, m.end(), gt) is not None
-            if inside:
+            if link_start >= 0:
                 end = start  # an <a> closes the open one
             pos = gt + 1
         elif kind == 3:
@@ -332,46 +385,39 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             # with the next gap (outside a link the scan does not stop at
             # end tags, so this cannot loop).
             end = pos = start
-        if end >= 0:
-            if not links:
-                scan.lead, scan.lead_text = gap, gap_units
-            else:
-                gaps.append(gap)
-                gap_text.append(gap_units)
+        if end >= 0:  # the link's bucket ends
             links.append((link_start, end))
-            link_text.append(in_units)
             link_start = -1
-            gap = gap_units = in_units = 0
+            add(_SEP)
         if kind == 1:
-            if is_link:
+            if is_link:  # the gap's bucket ends, the link's begins
                 link_start = start
+                add(_SEP)
+                code_gaps.append(code_gap)
+                code_gap = 0
             elif not text_mode:
-                gap += code_distance(html[start:pos])
+                code_gap += code_distance(html[start:pos])
     if pos < n:
-        segment = html[pos:]
-        units = count(segment)
-        text_units += units
-        if link_start >= 0:
-            in_units += units
-        else:
-            gap_units += units
-            gap += units if text_mode else code_distance(segment)
+        add(html[pos:])
+        if not text_mode and link_start < 0:
+            code_gap += code_distance(html[pos:])
     if link_start >= 0:  # a link left open runs to the end of the page
-        if not links:
-            scan.lead, scan.lead_text = gap, gap_units
-        else:
-            gaps.append(gap)
-            gap_text.append(gap_units)
         links.append((link_start, n))
-        link_text.append(in_units)
-        gap = gap_units = 0
+        add(_SEP)
+    code_gaps.append(code_gap)
+    units = count_buckets("".join(parts))
+    # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
+    outside, inside = units[0::2], units[1::2]
+    scan.link_text = inside
+    scan.link_units = sum(inside)
+    scan.text_units = scan.link_units + sum(outside)
+    scan.lead_text = outside[0]
+    gaps = outside if text_mode else code_gaps
+    scan.lead = gaps[0]
     if links:
-        scan.tail = gap
-        gap_text.append(gap_units)
-    else:
-        scan.lead, scan.lead_text = gap, gap_units
-    scan.link_units = sum(link_text)
-    scan.text_units = text_units
+        scan.gap_text = outside[1:]
+        scan.gaps = gaps[1:-1]
+        scan.tail = gaps[-1]
     return scan
 
 
