@@ -419,6 +419,24 @@ _CURRENT_LABEL_RE = re.compile(
 _CURRENCY_ONLY_RE = re.compile(r"^\s*(?:[$¥￥€£₹₩]|元|円|원|NT\$|US\$|RMB)\s*$")
 
 
+def _label_ends(pattern: re.Pattern) -> frozenset[str]:
+    """Last characters of the label words of a "(word|word...)<delimiters>$" pattern."""
+    words = pattern.pattern[1:pattern.pattern.index(")")].split("|")
+    return frozenset(word[-1] for word in words)
+
+
+_LABEL_END_CHARS = _label_ends(_REGULAR_LABEL_RE) | _label_ends(_CURRENT_LABEL_RE)
+
+
+def _label_end(low: str) -> str:
+    """The last character before trailing blanks, colons and currency signs ("价格：$" -> "格")."""
+    while True:
+        core = low.rstrip().rstrip(":：$¥￥€£")
+        if core == low:
+            return core[-1:]
+        low = core
+
+
 def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
     """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
 
@@ -433,6 +451,10 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
         if len(leaf) > 14 or len(leaf.strip()) < 1:
             continue
         low = leaf.lower().strip()
+        # both patterns end in a label word followed only by blanks, a colon
+        # and a currency sign: its last character is a cheap first test
+        if _label_end(low) not in _LABEL_END_CHARS:
+            continue
         is_regular = bool(_REGULAR_LABEL_RE.search(low))
         if not is_regular and not _CURRENT_LABEL_RE.search(low):
             continue
@@ -596,6 +618,7 @@ def _build_label_index() -> dict[str, tuple[str, int]]:
 _LABEL_INDEX = _build_label_index()
 
 
+@lru_cache(maxsize=8192)
 def _label_field(name: str) -> tuple[str, int] | None:
     """(field, rank) of a label (lower rank = more specific), None if it names no field.
 
@@ -700,9 +723,8 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
         elif not _:
             continue
         label = label.strip(" #-").lower()
-        if not label or token_count(label) > 5:
-            continue
-        if _label_field(label) is None:
+        # the (remembered) label lookup first: it rejects most texts
+        if not label or _label_field(label) is None or token_count(label) > 5:
             continue
         value = value.strip()
         if not value and i + 1 < len(leaves):
