@@ -29,8 +29,10 @@ shared preprocessor is reused for its statement test.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
+from itertools import accumulate
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
@@ -171,49 +173,54 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
 _RAW_BREAKS = str.maketrans("\r\n", "  ")
 
 
-def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, str]]:
-    """(owner block, text) pieces of the region in document order.
+def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], list[int], list[int]]:
+    """The region's text pieces in document order, and which block owns each.
 
     Walks the region's contiguous index range with a stack of open elements
-    (no recursion, no tree lookups); a new segment starts at each block
-    boundary so that every output line knows the block it came from.
+    (no recursion, no tree lookups).  Returns (pieces, starts, owners):
+    ``owners[k]`` owns the pieces from index ``starts[k]`` on, so that every
+    output line knows the block it came from.  Pieces are plain strings in
+    one list (joined once later): big regions have hundreds of thousands.
     """
-    out: list[tuple[int, list[str]]] = []
-    owner, parent, tags, els = pb.owner, pb.parent, pb.tags, pb.els
-
+    texts: list[str] = []
+    starts: list[int] = []
+    owners: list[int] = []
+    owner, parent, tags, els, end = pb.owner, pb.parent, pb.tags, pb.els, pb.end
+    put = texts.append
+    last = [-1]  # owner of the piece emitted last
     pre = [0]  # open <pre> elements: their source newlines are real line breaks
 
-    def raw(text: str) -> str:
-        return text if pre[0] else text.translate(_RAW_BREAKS)
-
     def emit(o: int, text: str) -> None:
-        if out and out[-1][0] == o:
-            out[-1][1].append(text)
-        else:
-            out.append((o, [text]))
+        if o != last[0]:
+            last[0] = o
+            starts.append(len(texts))
+            owners.append(o)
+        put(text)
 
     def close(k: int) -> None:
-        if tags[k] == "pre":
+        tag = tags[k]
+        if tag == "pre":
             pre[0] -= 1
-        if tags[k] in CELL_TAGS:
+        if tag in CELL_TAGS:
             emit(owner[k], " ")
-        elif tags[k] not in INLINE_TAGS:
+        elif tag not in INLINE_TAGS:
             emit(owner[k], "\n")
         if k != region:
             tail = els[k].tail
             if tail:
-                emit(owner[parent[k]], raw(tail))
+                emit(owner[parent[k]], tail if pre[0] else tail.translate(_RAW_BREAKS))
 
     open_: list[int] = []
-    j, stop = region, pb.end[region]
+    j, stop = region, end[region]
     while j < stop:
-        while open_ and open_[-1] != parent[j]:
+        p = parent[j]
+        while open_ and open_[-1] != p:
             close(open_.pop())
-        if j != region and j in skip:
+        if j in skip and j != region:
             tail = els[j].tail
             if tail:
-                emit(owner[parent[j]], raw(tail))
-            j = pb.end[j]
+                emit(owner[p], tail if pre[0] else tail.translate(_RAW_BREAKS))
+            j = end[j]
             continue
         tag = tags[j]
         if tag == "br":
@@ -226,41 +233,46 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> list[tuple[int, st
             pre[0] += 1
         text = els[j].text
         if text:
-            emit(owner[j], raw(text))
+            emit(owner[j], text if pre[0] else text.translate(_RAW_BREAKS))
         open_.append(j)
         j += 1
     while open_:
         close(open_.pop())
-    return [(o, "".join(parts)) for o, parts in out]
+    return texts, starts, owners
 
 
-def _lines(segments: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Join segments into lines; a line belongs to the block that starts it.
+_NON_SPACE_RE = re.compile(r"\S")
+# The blanks lang.SPACE_RE collapses, but only where collapsing changes the
+# text: a lone " " (most of them) is left alone instead of being replaced
+# by itself, several times faster on big pages, same result.
+_BLANKS = " \t\r\f\v\u00a0\u3000\u200b"
+_BLANK_RUN_RE = re.compile(f"[ ][{_BLANKS}]+|[{_BLANKS[1:]}][{_BLANKS}]*")
 
-    Lines may span segments (the cells of a table row), so text is carried
-    over until a newline.
+
+def _lines(segments: tuple[list[str], list[int], list[int]]) -> list[tuple[int, str]]:
+    """Join the pieces into lines; a line belongs to the block of its first visible character.
+
+    Lines may span pieces (the cells of a table row).  The text is joined
+    and blank-normalised once (the normaliser never touches newlines, so
+    lines correspond one to one), and each line's owner is found by
+    bisecting the pieces' start offsets.
     """
+    texts, starts, owners = segments
+    if not texts:
+        return []
+    offsets = [0, *accumulate(map(len, texts))]
+    bounds = [offsets[k] for k in starts]
+    raw = "".join(texts)
+    clean = _BLANK_RUN_RE.sub(" ", raw)
     lines: list[tuple[int, str]] = []
-    buf: list[str] = []
-    line_owner = -1
-
-    def flush() -> None:
-        line = normalize_space("".join(buf))
+    pos = 0
+    first_visible = _NON_SPACE_RE.search
+    for raw_line, clean_line in zip(raw.split("\n"), clean.split("\n"), strict=True):
+        line = clean_line.strip()
         if line:
-            lines.append((line_owner, line))
-        buf.clear()
-
-    for o, text in segments:
-        parts = text.split("\n")
-        for k, part in enumerate(parts):
-            if k:
-                flush()
-                line_owner = -1
-            if part:
-                if line_owner < 0 and part.strip():
-                    line_owner = o
-                buf.append(part)
-    flush()
+            at = first_visible(raw, pos, pos + len(raw_line)).start()
+            lines.append((owners[bisect_right(bounds, at) - 1], line))
+        pos += len(raw_line) + 1
     return lines
 
 
