@@ -127,15 +127,18 @@ def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
     ("$2,320", "99元") — the last three for shops whose controls and price
     elements carry no telling class.
     """
-    from .product import _STOCK_RE
+    from .product import _stock_matches
     from .records import text_leaves
 
-    stock = False
+    leaves = text_leaves(body)
+    # one scan for stock phrases (the phrase must be most of its text)
+    stock = any(len(match.group(0)) >= 0.45 * len(leaf.strip())
+                for leaf, match in _stock_matches(leaves, 60))
     price_label = False
     short_cart = False
     short_price = False
     identifiers = 0
-    for leaf in text_leaves(body):
+    for leaf in leaves:
         if len(leaf) > 60:
             continue
         low = leaf.lower()
@@ -143,9 +146,6 @@ def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
             short_cart = bool(_CART_RE.search(low))
         if not short_price and len(leaf) < 24:
             short_price = bool(_SHORT_PRICE_RE.match(leaf))
-        if not stock:
-            match = _STOCK_RE.search(low)
-            stock = bool(match) and len(match.group(0)) >= 0.45 * len(leaf.strip())
         if _ID_LABEL_RE.match(low):
             identifiers += 1
         if not price_label and len(leaf) < 30 and _PRICE_LABEL_RE.match(low):
