@@ -57,26 +57,29 @@ _MONTH = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _DAY = r"\d{1,2}(?i:st|nd|rd|th)?"
-# Whole dates count 1 (seed rule 4); they are tried before numbers and words.
-# Whitespace inside a date: any blank but the two bucket separators (below), so
-# that a date never runs from one counted piece of text into the next.
+# Whole dates count 1 (seed rule 4): each date branch is tried before the
+# number or word it starts with. Whitespace inside a date is any blank but the
+# two bucket separators (below), so that a date never runs from one counted
+# piece of text into the next.
 _SP = r"[^\S\x1e\x1f]"
-_DATE = (
+_DIGIT_DATE = (
     rf"\d{{2,4}}{_SP}*年{_SP}*\d{{1,2}}{_SP}*月(?:{_SP}*\d{{1,2}}{_SP}*[日号])?"  # 2014年3月8日
     rf"|\d{{1,2}}{_SP}*月{_SP}*\d{{1,2}}{_SP}*[日号]"  # 3月8日
     r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[Tt ]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2014-03-08[ 10:20]
     r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}"  # 08/03/2014
-    rf"|\b{_MONTH}\.?{_SP}+{_DAY},?{_SP}+\d{{4}}\b"  # March 8th, 2014
     rf"|\b{_DAY}{_SP}+{_MONTH}\.?,?{_SP}+\d{{4}}\b"  # 8 March 2014
 )
-# The lookahead lets the regex engine skip the date branches at once on
-# characters that cannot start a date (3x faster on real pages); "ſ" is the
-# long s, which case-insensitive matching equates with "s" (as in "ſep").
+_MONTH_DATE = rf"\b{_MONTH}\.?{_SP}+{_DAY},?{_SP}+\d{{4}}\b"  # March 8th, 2014
+# Branches are ordered by how often they match (words first), which changes
+# no result because only one kind of unit can start with a given character:
+# a letter starts a month date or else a word, a digit a date or else a
+# number. The lookaheads reject a branch on its first character in one test;
+# "ſ" (long s) is there because case-insensitive matching equates it with "s".
 _UNIT_RE = re.compile(
-    rf"(?=[\dJFMASONDjfmasondſ])(?:{_DATE})"
-    r"|\d+(?:[.,:]\d+)*"  # a whole number: 2008, 1,000.50, 12:30
+    rf"(?=[JFMASONDjfmasondſ]){_MONTH_DATE}"
     rf"|[^\W\d_{_CJK_CLASS}][^\W_{_CJK_CLASS}]*(?:['’][^\W_{_CJK_CLASS}]+)*"  # a word
     rf"|[{_CJK_CLASS}]"  # one CJK character
+    rf"|(?=\d)(?:{_DIGIT_DATE}|\d+(?:[.,:]\d+)*)"  # a date, or a whole number: 1,000.50
     r"|([^\w\s]|_)(?i:\1)*",  # a run of identical punctuation (as case-folded: Ⓐⓐ)
 )
 
