@@ -53,6 +53,11 @@ class Params:
     max_paragraph_link_density: float = 0.8
     #: ...unless it is long enough to be prose with many inline citations.
     link_dense_keep_tokens: int = 200
+    #: A <form> inside the region is a comment, reply, search or signup form
+    #: (labels, consent notices) unless it holds this share of the region's
+    #: prose: sites that wrap the whole page or a thread's posts in one form
+    #: keep it.
+    max_form_share: float = 0.25
     #: Leading/trailing blocks scoring below this are trimmed off the region
     #: (bylines, share bars, "tags:" rows); inner short blocks (sub-headings)
     #: are kept because they sit between prose.
@@ -146,6 +151,7 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
     skip: set[int] = set()
     end = pb.subtree_end(region)
     region_neg = pb.neg[region]
+    region_mass = pb.mass[region]
     tags, parent = pb.tags, pb.parent
     for j in range(region + 1, end):
         p = parent[j]
@@ -159,6 +165,9 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
             skip.add(j)
             continue
         if tags[j] in INLINE_TAGS:
+            continue
+        if tags[j] == "form" and pb.mass[j] < prm.max_form_share * region_mass:
+            skip.add(j)  # a comment, reply, search or newsletter form
             continue
         t = pb.total_tokens[j]
         if t and t < prm.link_dense_keep_tokens:

@@ -73,7 +73,10 @@ NEGATIVE_WORDS = frozenset(
     "cookie cookies popup modal toolbar topbar masthead copyright disclaimer pagination "
     "pager tags tag tagcloud hot rank ranking trending popular outbrain taboola "
     "byline author bio dateline meta print email rss skip hidden sronly tooltip "
-    "jump links linklist consent gdpr onetrust hide caption credit credits gallery slideshow".split()
+    "jump links linklist consent gdpr onetrust hide caption credit credits gallery slideshow "
+    # Forms (comment, search, contact, signup forms) and WordPress's comment
+    # reply box ("respond"): labels and consent notices, never the article.
+    "form forms respond".split()
 )
 # "comment" is deliberately absent: replies are the content of a thread, and
 # measured over all sets, leaving comments to the link/prose signals costs
