@@ -533,9 +533,12 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     """``Label: value`` in one text, or a label text (``Label:`` or a dictionary name)
     followed by a nearby value text."""
     count = len(leaves)
+    found = pairs.items
     for i, leaf in enumerate(leaves):
         if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
+        if len(found) >= _MAX_PAIRS:
+            break  # no pair can be added any more: the rest of the page is not read
         delimited = ":" in leaf or "：" in leaf
         if not delimited and (len(leaf) > 2 * _LABEL_MAX_CHARS or not container.could_be_label(leaf)):
             continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
