@@ -476,7 +476,12 @@ class PageBlocks:
         if sig is None:
             el = self.els[i]
             names = el.get("class") or el.get("id") or ""
-            sig = self._sigs[i] = (self.tags[i], _DIGITS_RE.sub("", names).strip())
+            clean = _SIG_NAMES.get(names)
+            if clean is None:
+                if len(_SIG_NAMES) > _NAME_MEMO_MAX:
+                    _SIG_NAMES.clear()
+                clean = _SIG_NAMES[names] = _DIGITS_RE.sub("", names).strip()
+            sig = self._sigs[i] = (self.tags[i], clean)
         return sig
 
     def children(self, i: int) -> list[int]:
@@ -520,4 +525,6 @@ _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
 _NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {}
 _NAME_MEMO_MAX = 200_000
+# Class/id strings without their digits (signature()), memoised the same way.
+_SIG_NAMES: dict[str, str] = {}
 _COUNT_XPATH = etree.XPath("count(descendant-or-self::*)")
