@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate, compress
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -334,31 +335,40 @@ class PageBlocks:
         return plain * factor - prm.link_penalty * self.link[i] - cost
 
     def _weigh(self) -> None:
+        """Block weights, subtree sums, hint flags and hinted weights.
+
+        Descendants are contiguous in document order, so every subtree sum
+        is a difference of two prefix sums (C-level accumulate) rather than
+        a Python loop adding each element into its parent.
+        """
         n = len(self.els)
-        parent, tok = self.parent, self.tok
+        end, tok, link, punct, tags, pos = self.end, self.tok, self.link, self.punct, self.tags, self.pos
+        prm = self.params
+        unp = prm.unpunctuated_factor
+        ratio, block_cost, cell_cost = prm.prose_punct_ratio, prm.block_cost, prm.cell_cost_factor
+        pos_cost, link_penalty = prm.positive_cost_factor, prm.link_penalty
         base = [0.0] * n
-        for i in range(n):
-            if tok[i]:
-                base[i] = self.block_weight(i)
+        for i in compress(range(n), tok):  # same formula as block_weight()
+            t = tok[i]
+            prose = min(1.0, punct[i] / t / ratio)
+            cost = block_cost * (cell_cost if tags[i] in CELL_TAGS else 1.0)
+            if pos[i]:
+                cost *= pos_cost
+            base[i] = (t - link[i]) * (unp + (1.0 - unp) * prose) - link_penalty * link[i] - cost
+
+        def subtree_sums(values: list) -> list:
+            pre = [0, *accumulate(values)]
+            return [pre[e] - pre[i] for i, e in enumerate(end)]
+
         # Subtree sums of positive weight ("prose mass"), tokens and link tokens.
-        mass = [w if w > 0 else 0.0 for w in base]
-        tot = list(tok)
-        lnk = list(self.link)
-        for i in range(n - 1, 0, -1):
-            p = parent[i]
-            if p >= 0:
-                mass[p] += mass[i]
-                tot[p] += tot[i]
-                lnk[p] += lnk[i]
+        mass = subtree_sums([w if w > 0 else 0.0 for w in base])
+        tot = subtree_sums(tok)
+        lnk = subtree_sums(link)
         page_mass = mass[0] if n else 0.0
         neg = self._hint_flags(mass, page_mass)
-        hint = self.params.hint_factor
+        hint = prm.hint_factor
         weight = [(w * hint if (w > 0 and neg[i]) else w) for i, w in enumerate(base)]
-        score = list(weight)
-        for i in range(n - 1, 0, -1):
-            p = parent[i]
-            if p >= 0:
-                score[p] += score[i]
+        score = subtree_sums(weight)
         self.base, self.weight, self.score = base, weight, score
         self.mass, self.total_tokens, self.total_links, self.neg = mass, tot, lnk, neg
 
