@@ -50,43 +50,61 @@ DISTANCES = ("text", "code")
 
 # --- text distance units ------------------------------------------------------
 
+# The unit regex starts with one character class (any non-blank, non-CJK
+# character) so that the regex engine jumps over blanks and CJK text in C;
+# the branches then look back at that first character to decide what unit it
+# starts. Each branch is the seed rule with its first character already read.
 # Case-insensitive only where letters are compared (month names, "8th", "T"):
-# a pattern-wide re.I slows every character class test of the other branches.
+# a pattern-wide re.I slows every character class test.
+_SP = r"[^\S\x1e\x1f]"  # a blank inside a date: any but the bucket separators (below)
+_START = r"(?<!\w[\s\S])"  # \b before the character already read (a word character)
 _MONTH = (
     r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
-_DAY = r"\d{1,2}(?i:st|nd|rd|th)?"
-# Whole dates count 1 (seed rule 4): each date branch is tried before the
-# number or word it starts with. Whitespace inside a date is any blank but the
-# two bucket separators (below), so that a date never runs from one counted
-# piece of text into the next.
-_SP = r"[^\S\x1e\x1f]"
-_DIGIT_DATE = (
-    rf"\d{{2,4}}{_SP}*年{_SP}*\d{{1,2}}{_SP}*月(?:{_SP}*\d{{1,2}}{_SP}*[日号])?"  # 2014年3月8日
-    rf"|\d{{1,2}}{_SP}*月{_SP}*\d{{1,2}}{_SP}*[日号]"  # 3月8日
-    r"|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[Tt ]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2014-03-08[ 10:20]
-    r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}"  # 08/03/2014
-    rf"|\b{_DAY}{_SP}+{_MONTH}\.?,?{_SP}+\d{{4}}\b"  # 8 March 2014
+# A month name once its first letter is read ("(?i:s)" also accepts "ſ", the
+# long s, as case-insensitive matching of "sep" does).
+_MONTH_REST = "|".join(
+    f"(?<=(?i:{first}))(?i:{rest})"
+    for first, rest in (
+        ("j", "an(?:uary)?|une?|uly?"),
+        ("f", "eb(?:ruary)?"),
+        ("m", "ar(?:ch)?|ay"),
+        ("a", "pr(?:il)?|ug(?:ust)?"),
+        ("s", "ep(?:t(?:ember)?)?"),
+        ("o", "ct(?:ober)?"),
+        ("n", "ov(?:ember)?"),
+        ("d", "ec(?:ember)?"),
+    )
 )
-_MONTH_DATE = rf"\b{_MONTH}\.?{_SP}+{_DAY},?{_SP}+\d{{4}}\b"  # March 8th, 2014
-# Branches are ordered by how often they match (words first), which changes
-# no result because only one kind of unit can start with a given character:
-# a letter starts a month date or else a word, a digit a date or else a
-# number. The lookaheads reject a branch on its first character in one test;
-# "ſ" (long s) is there because case-insensitive matching equates it with "s".
-# A CJK character is a unit on its own and nothing else can start with it
-# (punctuation excludes the CJK ranges), so the regex leaves it in place:
-# units are what remains after every match is replaced by one mark and the
-# blanks are dropped. A Chinese page then costs no regex match per character.
+_DAY = r"\d{1,2}(?i:st|nd|rd|th)?"
+# Whole dates count 1 (seed rule 4); each is tried before the word or number
+# it starts with. Blanks in a date are _SP, so a date never runs from one
+# counted piece of text into the next.
+_MONTH_DATE = rf"{_START}(?:{_MONTH_REST})\.?{_SP}+{_DAY},?{_SP}+\d{{4}}\b"  # March 8th, 2014
+_DIGIT_DATE = (  # first digit already read
+    rf"\d{{1,3}}{_SP}*年{_SP}*\d{{1,2}}{_SP}*月(?:{_SP}*\d{{1,2}}{_SP}*[日号])?"  # 2014年3月8日
+    rf"|\d?{_SP}*月{_SP}*\d{{1,2}}{_SP}*[日号]"  # 3月8日
+    r"|\d{3}[-/.]\d{1,2}[-/.]\d{1,2}(?:[Tt ]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2014-03-08[ 10:20]
+    r"|\d?[-/.]\d{1,2}[-/.]\d{4}"  # 08/03/2014
+    rf"|{_START}\d?(?i:st|nd|rd|th)?{_SP}+{_MONTH}\.?,?{_SP}+\d{{4}}\b"  # 8 March 2014
+)
+# Only one kind of unit can start with a given character (a letter starts a
+# month date or else a word, a digit a date or else a number), so the order
+# of the branches is free and the lookbehinds reject a branch in one test.
+# A CJK character is a unit on its own and nothing else starts with one, so
+# the regex leaves it in place: units are what remains once every match is
+# replaced by one mark and blanks are dropped (no match per CJK character).
+_C = _CJK_CLASS
 _UNIT_RE = re.compile(
-    rf"(?=[JFMASONDjfmasondſ]){_MONTH_DATE}"
-    rf"|[^\W\d_{_CJK_CLASS}][^\W_{_CJK_CLASS}]*(?:['’][^\W_{_CJK_CLASS}]+)*"  # a word
-    rf"|(?=\d)(?:{_DIGIT_DATE}|\d+(?:[.,:]\d+)*)"  # a date, or a whole number: 1,000.50
-    rf"|([^\w\s{_CJK_CLASS}]|_)(?i:\1)*",  # a run of identical punctuation (as case-folded: Ⓐⓐ)
+    rf"[^\s{_C}](?:"
+    rf"(?<=[JFMASONDjfmasondſ]){_MONTH_DATE}"
+    rf"|(?<=[^\W\d_{_C}])[^\W_{_C}]*(?:['’][^\W_{_C}]+)*"  # a word
+    rf"|(?<=\d)(?:{_DIGIT_DATE}|\d*(?:[.,:]\d+)*)"  # a date, or a whole number: 1,000.50
+    rf"|(?<=([^\w\s{_C}]|_))(?i:\1)*"  # a run of identical punctuation (as case-folded: Ⓐⓐ)
+    r")"
 )
 _MARK = "\x00"
-
 
 # --- markup -------------------------------------------------------------------
 
