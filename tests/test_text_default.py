@@ -265,3 +265,44 @@ def test_thin_pages_fall_back_to_the_cleaned_body():
             "<div class='post'>Thanks, that fixed it!</div></body></html>")
     assert extract(Document(page)) == "Thanks, that fixed it!"
     assert extract(Document("<nav><a href='/'>Home</a> <a href='/x'>Other</a></nav>")) == ""
+
+
+def test_image_captions_and_credits_are_left_out():
+    """A picture with its caption in a div (not <figcaption>) is not body text."""
+    page = ENGLISH_ARTICLE.replace(
+        f"<p>{PARAGRAPHS[3]}</p>",
+        f"<p>{PARAGRAPHS[3]}</p><div class='photo'><img src='b.jpg'>"
+        "<span class='pic-note'>The mayor at the council meeting on Tuesday</span></div>",
+    )
+    text = extract(Document(page))
+    assert "The mayor at the council meeting" not in text
+    assert PARAGRAPHS[3] in text and PARAGRAPHS[4] in text
+    # The knob turns it off: the caption is then kept as text.
+    assert "The mayor at the council meeting" in extract(Document(page), caption_max_tokens=0)
+
+
+def test_short_post_with_a_picture_is_not_mistaken_for_a_caption():
+    page = ("<html><body><nav><a href='/'>Home</a> <a href='/f'>Forums</a></nav>"
+            "<div class='post'>Here is my new bike <img src='bike.jpg'></div></body></html>")
+    assert extract(Document(page)) == "Here is my new bike"
+
+
+def test_comment_form_after_the_article_is_left_out():
+    form = ("<div class='comment-respond'><h3>Leave a Reply</h3>"
+            "<form action='/post-comment'><p>Your email address will not be published. "
+            "Required fields are marked *</p><label>Name</label><input name='n'>"
+            "<p>By submitting this form you agree to the storage of your data, as described "
+            "in our privacy policy, which you can read at any time.</p></form></div>")
+    page = ENGLISH_ARTICLE.replace(f"<p>{PARAGRAPHS[5]}</p>", f"<p>{PARAGRAPHS[5]}</p>{form}")
+    text = extract(Document(page))
+    assert PARAGRAPHS[5] in text
+    assert "By submitting this form" not in text and "Required fields" not in text
+
+
+def test_chinese_picture_caption_is_left_out():
+    page = CHINESE_PAGE.replace(
+        f"<p>{CHINESE_PARAGRAPHS[1]}</p>",
+        f"<p>{CHINESE_PARAGRAPHS[1]}</p><div class='pic'><img src='p.jpg'><p>图为新建的城市公园一角</p></div>",
+    )
+    text = extract(Document(page))
+    assert CHINESE_PARAGRAPHS[1] in text and "图为新建的城市公园一角" not in text

@@ -58,6 +58,10 @@ class Params:
     #: prose: sites that wrap the whole page or a thread's posts in one form
     #: keep it.
     max_form_share: float = 0.25
+    #: A container (div, figure...) holding an image and at most this many
+    #: tokens is a captioned picture or gallery slide: article truths leave
+    #: captions and photo credits out (as <figcaption>, which is dead).
+    caption_max_tokens: int = 20
     #: Leading/trailing blocks scoring below this are trimmed off the region
     #: (bylines, share bars, "tags:" rows); inner short blocks (sub-headings)
     #: are kept because they sit between prose.
@@ -146,13 +150,24 @@ def _params(overrides: dict) -> Params:
     return prm
 
 
+# Containers that hold an image and its caption; paragraphs and list items
+# with an inline picture are text first.
+_CAPTION_HOSTS = frozenset(("div", "figure", "section", "dl", "dd", "dt"))
+_IMAGE_TAGS = frozenset(("img", "picture"))
+
+
 def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
     """Elements under the region whose subtree is left out of the text."""
     skip: set[int] = set()
     end = pb.subtree_end(region)
     region_neg = pb.neg[region]
     region_mass = pb.mass[region]
-    tags, parent = pb.tags, pb.parent
+    tags, parent, ends = pb.tags, pb.parent, pb.end
+    caption_max = prm.caption_max_tokens
+    region_tokens = pb.total_tokens[region]  # a caption is a minor part of the region
+    # images[k - region]: <img>/<picture> elements of the region before index k
+    # (an element's count is a difference; regions are disjoint, so linear).
+    images = [0, *accumulate(tags[k] in _IMAGE_TAGS for k in range(region, end))]
     for j in range(region + 1, end):
         p = parent[j]
         if p in skip:
@@ -170,6 +185,10 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
             skip.add(j)  # a comment, reply, search or newsletter form
             continue
         t = pb.total_tokens[j]
+        if (t and t <= caption_max and 2 * t < region_tokens and tags[j] in _CAPTION_HOSTS
+                and images[ends[j] - region] > images[j - region]):
+            skip.add(j)  # an image with its caption or credit line
+            continue
         if t and t < prm.link_dense_keep_tokens:
             limit = prm.max_paragraph_link_density if tags[j] == "p" else prm.max_link_density
             if pb.total_links[j] > limit * t:
