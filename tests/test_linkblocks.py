@@ -219,3 +219,64 @@ def test_adversarial_markup_stays_linear():
     assert code_distance("<i " * 100_000) > 0
     scan = scan_links("<a " * 100_000)
     assert scan.link_count == 0
+
+
+# --- batch counting: same figures as counting piece by piece ------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("MARCH 8TH, 2014", 1),  # month names and day suffixes in any case
+        ("ſep 8, 2014", 1),  # long s: what case-insensitive "sep" accepts
+        ("2014-03-08t10:20", 1),
+        ("ⒶⓐⒶ", 1),  # a punctuation run as case-folded
+        ("・・", 2),  # a CJK-range symbol is a CJK unit, not a punctuation run
+        ("中文。中文", 5),
+        ("x2014-03-08", 5),  # no date inside a word: "x2014", "-", "03", "-", "08"
+        ("abc123 def", 2),
+        ("a\x1eb\x1fc", 3),  # separator characters are blanks like any other
+        ("2014\x1f年3月8日", 1),
+    ],
+)
+def test_text_distance_edge_cases(text, units):
+    assert text_distance(text) == units
+
+
+@pytest.mark.parametrize(
+    ("html", "link_text", "gap_text", "lead", "total"),
+    [
+        # a comment cuts a date in two: counted as two pieces, never one date
+        ('March <!-- c -->8, 2014 <a href="/1">x</a>', [1], [0], 4, 5),
+        # the same date in one piece is one unit
+        ('March 8, 2014 <a href="/1">x</a>', [1], [0], 1, 2),
+        # a tag inside a piece is a blank: the date still holds
+        ('<b>March</b> 8, 2014 <a href="/1">x</a>', [1], [0], 1, 2),
+        # a link boundary cuts a date too
+        ('<a href="/1">March</a> 8, 2014', [1], [3], 0, 4),
+        # an entity cut by a comment decodes as at the end of the text
+        ('Tom &amp<!-- -->x; <a href="/1">y</a>', [1], [0], 4, 5),
+        ('caf&eacute; <a href="/1">&nbsp;</a> 北京', [0], [2], 1, 3),
+        # separator characters in the page itself change nothing
+        ('2014\x1f年3月8日 <a href="/1">a\x1eb</a>', [2], [0], 1, 3),
+        # "<x" cut by a comment is not joined to a ">" further on
+        ('a <b<!-- -->c> d <a href="/1">e</a>', [1], [0], 6, 7),
+    ],
+)
+def test_batch_counts_match_the_piece_rules(html, link_text, gap_text, lead, total):
+    scan = scan_links(html)
+    assert scan.link_text == link_text
+    assert scan.gap_text == gap_text
+    assert scan.lead_text == lead
+    assert scan.text_units == total
+    assert scan.gaps == gap_text[:-1] and scan.tail == gap_text[-1] and scan.lead == lead
+
+
+def test_dense_text_page_counts_every_unit():
+    # one big text region (no links), English and Chinese: counted exactly
+    unit_en = "The quick brown fox, on March 8th, 2014, jumped over 1,000.50 lazy dogs... "
+    unit_zh = "我们在2014年3月8日发布了新版本，包括许多改进。"
+    html = "<p>" + (unit_en + unit_zh) * 2_000 + "</p>"
+    scan = scan_links(html)
+    assert scan.text_units == text_distance(unit_en + unit_zh) * 2_000
+    assert scan.text_units == (14 + 18) * 2_000
