@@ -452,19 +452,25 @@ class PageBlocks:
                 cur[p] += score[c]
             if cur[p] > best[p]:
                 best[p], best_start[p], best_end[p] = cur[p], cur_start[p], c
-        top, top_value = self.best(), float("-inf")
         min_gain, ratio = self.params.run_min_gain, self.params.run_min_gain_ratio
-        for a in range(n):
-            if dead[a]:
-                continue
+        # Each element's value: its score, or its best run's when cutting the
+        # run out gains enough.  Only elements with a run need Python work;
+        # the choice (the last of the best, i.e. deepest on ties) is C-level.
+        none = float("-inf")
+        value = [none if d else s for s, d in zip(score, dead, strict=True)]
+        for a in [a for a, start in enumerate(best_start) if start >= 0]:
             # Own text (text between <br>s) cannot be cut into a run: an
             # element with prose of its own competes as a whole.
-            runnable = best_start[a] >= 0 and weight[a] <= 0
-            gain = best[a] + weight[a] - score[a] if runnable else 0.0
-            ok = gain > min_gain and gain > ratio * (score[a] + gain)
-            value = score[a] + gain if ok else score[a]
-            if value >= top_value:
-                top, top_value = a, value
+            if dead[a] or weight[a] > 0:
+                continue
+            gain = best[a] + weight[a] - score[a]
+            if gain > min_gain and gain > ratio * (score[a] + gain):
+                value[a] = score[a] + gain
+        top_value = max(value) if n else none
+        if top_value == none:
+            top = self.best()
+        else:
+            top = n - 1 - value[::-1].index(top_value)
         gain = best[top] + weight[top] - score[top]
         if (best_start[top] < 0 or weight[top] > 0 or gain <= min_gain
                 or gain <= ratio * (score[top] + gain)):
