@@ -386,7 +386,7 @@ class PageBlocks:
         n = len(self.els)
         parent, end, neg_self = self.parent, self.end, self.neg_self
         neg = [False] * n
-        hinted = [i for i in range(n) if neg_self[i]]
+        hinted = list(compress(range(n), neg_self))
         if not hinted:
             return neg
         group_mass: dict[tuple[int, tuple[str, str]], list[float]] = {}
