@@ -257,6 +257,9 @@ def test_text_distance_edge_cases(text, units):
         # an entity cut by a comment decodes as at the end of the text
         ('Tom &amp<!-- -->x; <a href="/1">y</a>', [1], [0], 4, 5),
         ('caf&eacute; <a href="/1">&nbsp;</a> 北京', [0], [2], 1, 3),
+        # a blank decoded from an entity is not a collapsed blank: no date here
+        ('2014-03-08&nbsp;10:20 <a href="/1">x</a>', [1], [0], 2, 3),
+        ('2014-03-08 \n 10:20 <a href="/1">x</a>', [1], [0], 1, 2),
         # separator characters in the page itself change nothing
         ('2014\x1f年3月8日 <a href="/1">a\x1eb</a>', [2], [0], 1, 3),
         # "<x" cut by a comment is not joined to a ">" further on

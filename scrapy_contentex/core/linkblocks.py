@@ -176,6 +176,7 @@ _PIECE_TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>\x1e\x1f]*>")
 # excepted). Starting with a character class lets the regex engine jump
 # over non-blank text in C instead of trying the pattern at every offset.
 _PIECE_BLANKS_RE = re.compile(r"[^\S\x1e\x1f](?:[^\S\x1e\x1f]+|(?<! ))")
+_OTHER_BLANK_RE = re.compile(r"[^\S\x1f]+")
 
 
 def count_buckets(joined: str) -> list[int]:
@@ -185,16 +186,19 @@ def count_buckets(joined: str) -> list[int]:
     the bucket's pieces, in a constant number of regex passes.
     """
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
-    if "&" in text:
-        # Before the blanks are collapsed (the reverse of markup_text_distance):
-        # the same entities are decoded either way, and this way a decoded
-        # blank (&nbsp;) is collapsed too, so every blank left is a space.
-        text = html_lib.unescape(text)
-    # One space per run: the unit regex then skips indentation in one step.
+    # One space per run of blanks, then entities, in markup_text_distance's
+    # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
+    # matters to the one rule that wants a plain space ("2014-03-08 10:20").
     text = _PIECE_BLANKS_RE.sub(" ", text)
+    decoded = "&" in text
+    if decoded:
+        text = html_lib.unescape(text)
     # Every non-blank character belongs to some unit, so once each unit is a
-    # mark, a bucket is its marks once spaces and piece separators are dropped.
+    # mark (CJK characters stay as they are), a bucket's units are its
+    # characters left once spaces and piece separators are dropped.
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
+    if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
+        marks = _OTHER_BLANK_RE.sub("", marks)
     return list(map(len, marks.split(_SEP)))
 
 
