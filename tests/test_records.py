@@ -186,3 +186,23 @@ def test_label_memo_keeps_plain_strings_and_same_answers():
     assert first == again == ["品牌", "weight", None]
     # remembered keys are plain str: no smart string keeps a parsed tree alive
     assert all(type(key) is str for key in box._labels)
+
+
+def test_text_leaves_of_a_long_flat_list_are_all_there_in_order():
+    # one element with thousands of children: read in one pass (no per-node merging)
+    rows = 12000
+    tree = parse_html("<html><body><div>" + "<span>k:</span> v<br>" * rows + "</div></body></html>")
+    leaves = text_leaves(tree.find("body"))
+    assert len(leaves) == 2 * rows
+    assert [str(x) for x in leaves[:4]] == ["k:", " v", "k:", " v"]
+    assert leaves[1].is_tail and leaves[1].getparent().tag == "span"
+
+
+def test_block_text_is_read_only_up_to_the_limit():
+    from scrapy_contentex.core.records import _short_text
+
+    tree = parse_html("<html><body><div id='s'>Brand: <b>Acme</b> Co</div>"
+                      "<div id='b'>" + "<p>word word word</p>" * 100 + "</div></body></html>")
+    small = _by_id(tree, "s")
+    assert _short_text(small, 340) == small.text_content() == "Brand: Acme Co"
+    assert _short_text(_by_id(tree, "b"), 340) is None

@@ -259,8 +259,11 @@ _NO_TEXT_TAGS = frozenset("script style noscript template option textarea title"
 # Non-blank text nodes, each as an lxml "smart string" (getparent(), is_text,
 # is_tail). normalize-space drops the whitespace between tags inside libxml2,
 # so no Python object is made for those; the few texts blank only in Unicode
-# terms (nbsp) are dropped in Python.
-_TEXT_NODES = etree.XPath(".//text()[normalize-space()]")
+# terms (nbsp) are dropped in Python. The axis is written out: ".//text()"
+# means child::text() of every descendant, whose per-node results libxml2
+# merges with a duplicate check, quadratic under one element with many
+# children (a flat 1 MB list took seconds); descendant::text() is one pass.
+_TEXT_NODES = etree.XPath("descendant::text()[normalize-space()]")
 
 
 def text_leaves(root: HtmlElement, limit: int = MAX_LEAVES) -> list:
@@ -572,6 +575,22 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
 _INLINE_TAGS = frozenset("a abbr b bdi em font i label small span strong sup sub u".split())
 
 
+def _short_text(el: HtmlElement, limit: int) -> str | None:
+    """``el.text_content()`` when it is at most ``limit`` characters, else None.
+
+    Reads only up to the limit: many labels inside one huge wrapper would
+    otherwise each build the wrapper's whole text (quadratic on big pages).
+    """
+    parts: list[str] = []
+    size = 0
+    for piece in el.itertext():
+        size += len(piece)
+        if size > limit:
+            return None
+        parts.append(piece)
+    return "".join(parts)
+
+
 def _rest_of_block(owner: HtmlElement, label: str) -> str | None:
     """What follows a label in its line: "<li><b>Authors:</b> <a>A</a>; <a>B</a></li>" -> "A; B".
 
@@ -586,8 +605,8 @@ def _rest_of_block(owner: HtmlElement, label: str) -> str | None:
         block = block.getparent()
     if block is None or block.tag in ("body", "html", "table", "tr", "ul", "ol", "dl"):
         return None
-    line = block.text_content()
-    if len(line) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
+    line = _short_text(block, _LABEL_MAX_CHARS + _VALUE_MAX_CHARS)
+    if line is None:
         return None
     line = " ".join(line.split())
     if not line.startswith(label):
