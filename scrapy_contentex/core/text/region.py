@@ -224,6 +224,10 @@ class PageBlocks:
         pos = [False] * size
         tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
+        # On ASCII text (O(1) to check) the metric's tokens are exactly \w+
+        # runs, which re matches about a third faster than TOKEN_RE's
+        # negated class with CJK ranges.
+        words_of = _ASCII_WORDS_RE.findall
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
         verdict = self._name_table()
@@ -288,7 +292,7 @@ class PageBlocks:
                         neg_self[i] = True
                 text = el.text
                 if text and not text.isspace():
-                    k = len(tokens_of(text))
+                    k = len(words_of(text) if text.isascii() else tokens_of(text))
                     tok[o] += k
                     if link_now:
                         link[o] += k
@@ -301,7 +305,7 @@ class PageBlocks:
             tail = el.tail
             if tail and not tail.isspace():
                 o = owner[p]
-                k = len(tokens_of(tail))
+                k = len(words_of(tail) if tail.isascii() else tokens_of(tail))
                 tok[o] += k
                 if in_link[p]:
                     link[o] += k
@@ -536,6 +540,7 @@ class PageBlocks:
 
 
 _DIGITS_RE = re.compile(r"\d+")
+_ASCII_WORDS_RE = re.compile(r"\w+")
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
 _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
