@@ -92,16 +92,19 @@ _DIGIT_DATE = (  # first digit already read
 # Only one kind of unit can start with a given character (a letter starts a
 # month date or else a word, a digit a date or else a number), so the order
 # of the branches is free and the lookbehinds reject a branch in one test.
-# A CJK character is a unit on its own and nothing else starts with one, so
-# the regex leaves it in place: units are what remains once every match is
-# replaced by one mark and blanks are dropped (no match per CJK character).
+# A unit of one character needs no match: the regex leaves it in place and
+# the scan goes on at the next character exactly as after a match. Units are
+# then what remains once every match is replaced by one mark and the blanks
+# are dropped. So a CJK character (a unit on its own, and nothing else starts
+# with one) is skipped by the first character class, and the branches below
+# only match units of two characters or more: "，" "a" "8" cost no match.
 _C = _CJK_CLASS
 _UNIT_RE = re.compile(
     rf"[^\s{_C}](?:"
     rf"(?<=[JFMASONDjfmasondſ]){_MONTH_DATE}"
-    rf"|(?<=[^\W\d_{_C}])[^\W_{_C}]*(?:['’][^\W_{_C}]+)*"  # a word
-    rf"|(?<=\d)(?:{_DIGIT_DATE}|\d*(?:[.,:]\d+)*)"  # a date, or a whole number: 1,000.50
-    rf"|(?<=([^\w\s{_C}]|_))(?i:\1)*"  # a run of identical punctuation (as case-folded: Ⓐⓐ)
+    rf"|(?<=[^\W\d_{_C}])(?:[^\W_{_C}]+(?:['’][^\W_{_C}]+)*|(?:['’][^\W_{_C}]+)+)"  # a word
+    rf"|(?<=\d)(?:{_DIGIT_DATE}|\d+(?:[.,:]\d+)*|(?:[.,:]\d+)+)"  # a date, a number: 1,000.5
+    rf"|(?<=([^\w\s{_C}]|_))(?i:\1)+"  # a run of identical punctuation (as case-folded: Ⓐⓐ)
     r")"
 )
 _MARK = "\x00"
