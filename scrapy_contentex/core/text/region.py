@@ -398,22 +398,22 @@ class PageBlocks:
             group_mass.setdefault((parent[i], self.signature(i)), []).append(mass[i])
         share = self.params.hint_veto_share
         min_group = self.params.hint_group_min
-        content_ref: dict[int, float] = {}
+        # Sizes and summed masses once per group (thousands of hinted replies).
+        group_size_mass = {key: (len(ms), sum(ms)) for key, ms in group_mass.items()}
+        # Hinted elements recognised as content that enclose the current one,
+        # as (end of subtree, mass): subtrees nest, so the top of this stack
+        # is the nearest such ancestor (no walk up the tree: pages nest deep).
+        open_refs: list[tuple[int, float]] = []
         for i in hinted:
+            while open_refs and open_refs[-1][0] <= i:
+                open_refs.pop()
             if neg[i]:
                 continue
-            ref = page_mass
-            a = parent[i]
-            while a >= 0:
-                r = content_ref.get(a)
-                if r is not None:
-                    ref = r
-                    break
-                a = parent[a]
-            group = group_mass[(parent[i], self.signature(i))]
-            held = sum(group) if len(group) >= min_group else mass[i]
+            ref = open_refs[-1][1] if open_refs else page_mass
+            size, total = group_size_mass[(parent[i], self.signature(i))]
+            held = total if size >= min_group else mass[i]
             if ref > 0 and held >= share * ref:
-                content_ref[i] = mass[i]
+                open_refs.append((end[i], mass[i]))
             else:
                 e = end[i]
                 neg[i:e] = [True] * (e - i)
