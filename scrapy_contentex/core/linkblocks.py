@@ -174,7 +174,11 @@ def markup_text_distance(markup: str) -> int:
 _PIECE = "\x1e"
 _SEP = "\x1f"
 _SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
-_PIECE_TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>\x1e\x1f]*>")
+# A tag is a blank to text units. One match takes a whole run of tags and the
+# blanks between and after them (indentation), so the blank pass that follows
+# has far fewer runs left to collapse.
+_PIECE_TAG = r"<[/!?a-zA-Z][^<>\x1e\x1f]*>"
+_PIECE_TAG_RE = re.compile(rf"{_PIECE_TAG}(?:[^\S\x1e\x1f]*+{_PIECE_TAG})*+[^\S\x1e\x1f]*+")
 # Runs of two or more blanks, or one blank other than a space (separators
 # excepted). Starting with a character class lets the regex engine jump
 # over non-blank text in C instead of trying the pattern at every offset.
