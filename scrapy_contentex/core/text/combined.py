@@ -132,6 +132,7 @@ _STATEMENT_HINT_RE = re.compile(
     r"法律|法规|观点|立场|代表|著作权",
 )
 _HAS_DIGIT_RE = re.compile(r"\d")
+_ASCII_WORDS_RE = re.compile(r"\w+")
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
 
@@ -356,11 +357,14 @@ def _capped_tokens(line: str, cap: int) -> int:
     a long paragraph again is wasted work on big pages.  A prefix never has
     more tokens than the whole line, so a prefix already at ``cap`` settles it.
     """
+    # ASCII lines (an O(1) check): the metric's tokens are exactly \w+ runs,
+    # which re finds faster than TOKEN_RE's negated class with CJK ranges.
+    findall = _ASCII_WORDS_RE.findall if line.isascii() else TOKEN_RE.findall
     if len(line) > 16 * cap:
-        n = len(TOKEN_RE.findall(line, 0, 16 * cap))
+        n = len(findall(line, 0, 16 * cap))
         if n >= cap:
             return n
-    return len(TOKEN_RE.findall(line))
+    return len(findall(line))
 
 
 def _meta_line(line: str) -> bool:
