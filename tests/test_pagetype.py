@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from scrapy_contentex import classify_page
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.linkblocks import find_link_blocks
+from scrapy_contentex.core.linkblocks import find_link_blocks, markup_text_distance
 from scrapy_contentex.core.pagetype import (
     PageTypeParams,
     PageTypeResult,
@@ -195,3 +195,18 @@ def test_api_classify_page():
 
 def test_adversarial_meta_tags():
     assert declared_type("<meta " * 100_000) == 0
+
+
+def test_batch_counts_equal_counting_each_link_and_gap_alone():
+    # The scan counts all pieces of a page in one batch; on these pages every
+    # link and every gap between two links is one piece, so each figure must
+    # equal markup_text_distance of its own slice of the HTML.
+    for html in (ARTICLE_EN, INDEX_EN, ARTICLE_ZH, INDEX_ZH):
+        scan = find_link_blocks(html, 2, 20)
+        assert scan.link_count > 5
+        for i, (start, end) in enumerate(scan.links):
+            assert scan.link_text[i] == markup_text_distance(html[start:end])
+            if i + 1 < scan.link_count:
+                gap = markup_text_distance(html[end : scan.links[i + 1][0]])
+                assert scan.gap_text[i] == scan.gaps[i] == gap
+        assert scan.text_units == scan.link_units + scan.lead_text + sum(scan.gap_text)

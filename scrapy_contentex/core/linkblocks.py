@@ -200,9 +200,9 @@ def count_buckets(joined: str) -> list[int]:
     decoded = "&" in text
     if decoded:
         text = html_lib.unescape(text)
-    # Every non-blank character belongs to some unit, so once each unit is a
-    # mark (CJK characters stay as they are), a bucket's units are its
-    # characters left once spaces and piece separators are dropped.
+    # Every non-blank character belongs to some unit, so once each unit is one
+    # mark (units of one character stay as they are), a bucket's units are
+    # its characters left once spaces and piece separators are dropped.
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
     if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
         marks = _OTHER_BLANK_RE.sub("", marks)
