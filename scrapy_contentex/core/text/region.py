@@ -272,10 +272,9 @@ class PageBlocks:
                 attrs = el.attrib
                 if attrs:
                     get = attrs.get
-                    names = get("class")
+                    cls = get("class")
                     ident = get("id")
-                    if ident:
-                        names = f"{names} {ident}" if names else ident
+                    names = f"{cls} {ident}" if (cls and ident) else (cls or ident)
                     if names:
                         negative, positive = verdict(names)
                         if negative:
@@ -285,11 +284,13 @@ class PageBlocks:
                     # Hidden markup is boilerplate-hinted rather than dead:
                     # pages that reveal their article by script (display:none
                     # until loaded) keep it through the hint veto, dropdowns
-                    # do not.
-                    style = get("style")
-                    if ((style and hidden_style(style)) or "hidden" in attrs
-                            or get("aria-hidden") == "true"):
-                        neg_self[i] = True
+                    # do not.  Checked only when there are other attributes
+                    # than class and id (most elements have just those).
+                    if len(attrs) > (cls is not None) + (ident is not None):
+                        style = get("style")
+                        if ((style and hidden_style(style)) or "hidden" in attrs
+                                or get("aria-hidden") == "true"):
+                            neg_self[i] = True
                 text = el.text
                 if text and not text.isspace():
                     k = len(words_of(text) if text.isascii() else tokens_of(text))
