@@ -112,12 +112,11 @@ _MARK = "\x00"
 # --- markup -------------------------------------------------------------------
 
 _RAW = "script|style|noscript|template|textarea|title"
-# Outside a link we only stop at: a link start, a raw-text element, a comment.
-# (A common "<" prefix and explicit case classes keep the search in C's fast path.)
+# The scan stops at: a link start, a raw-text element, a comment, and (only
+# inside a link) its end or an end tag that cannot be inside it. (A common "<"
+# prefix and explicit case classes keep the search in C's fast path.)
 _A = "[aA]"
 _RAW_CI = "|".join("".join(f"[{c.lower()}{c.upper()}]" for c in name) for name in _RAW.split("|"))
-_OUTSIDE_RE = re.compile(rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--)")
-# Inside a link also at its end, or at an end tag that cannot be inside it.
 _INSIDE_RE = re.compile(
     rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--"
     r"|(/[aA]\s*>)|(/(?i:li|td|th|tr|table|ul|ol|dl|body|html)\s*>))"
@@ -377,62 +376,73 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     code_gaps: list[int] = []  # code distance of each outside bucket ("code" only)
     # Local names: this loop runs once per link boundary on every page.
     add = parts.append
-    search_outside, search_inside = _OUTSIDE_RE.search, _INSIDE_RE.search
-    find, has_href = html.find, _HREF_RE.search
+    finditer, find, has_href = _INSIDE_RE.finditer, html.find, _HREF_RE.search
     n = len(html)
     pos = 0  # start of the markup not yet measured
     code_gap = 0  # code distance accumulated since the last link ended
     link_start = -1  # offset of the open link's "<a", -1 when outside a link
-
-    while pos < n:
-        m = search_inside(html, pos) if link_start >= 0 else search_outside(html, pos)
-        if m is None:
-            break
-        start = m.start()
-        if start > pos:
-            add(html[pos:start])
-            if not text_mode and link_start < 0:
-                code_gap += code_distance(html[pos:start])
-        kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
-        end = -1  # where the open link ends, when this boundary ends it
-        if kind == 2:
-            # Skip the element's content: it is never page text or links.
-            gt = find(">", m.end())
-            end_m = _RAW_END[m.group(2).lower()].search(html, gt + 1) if gt >= 0 else None
-            pos = end_m.end() if end_m else n
-            continue
-        if kind is None:  # comment
-            close = find("-->", m.end())
-            pos = n if close < 0 else close + 3
-            continue
-        if kind == 1:
-            gt = find(">", m.end())
-            if gt < 0:
-                pos = n
+    # One iterator over every boundary kind (cheaper than a search call per
+    # boundary); it is restarted only after skipping a raw-text element or a
+    # comment. A match that starts before ``pos`` lies inside a tag already
+    # measured; such a match ends by ``pos`` (it holds at most the tag's ">"),
+    # so it never hides a boundary.
+    matches = finditer(html)
+    while True:
+        jumped = False
+        for m in matches:
+            start = m.start()
+            if start < pos:
+                continue
+            kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
+            if link_start < 0 and (kind == 3 or kind == 4):
+                continue  # end tags only matter inside a link
+            if start > pos:
+                add(html[pos:start])
+                if not text_mode and link_start < 0:
+                    code_gap += code_distance(html[pos:start])
+            if kind == 2:
+                # Skip the element's content: it is never page text or links.
+                gt = find(">", m.end())
+                end_m = _RAW_END[m.group(2).lower()].search(html, gt + 1) if gt >= 0 else None
+                pos = end_m.end() if end_m else n
+                jumped = True
                 break
-            is_link = has_href(html, m.end(), gt) is not None
-            if link_start >= 0:
-                end = start  # an <a> closes the open one
-            pos = gt + 1
-        elif kind == 3:
-            end = pos = m.end()  # </a> belongs to the link
-        else:
-            # </li>, </td>...: the link ends before it; the tag is measured
-            # with the next gap (outside a link the scan does not stop at
-            # end tags, so this cannot loop).
-            end = pos = start
-        if end >= 0:  # the link's bucket ends
-            links.append((link_start, end))
-            link_start = -1
-            add(_SEP)
-        if kind == 1:
-            if is_link:  # the gap's bucket ends, the link's begins
-                link_start = start
+            if kind is None:  # comment
+                close = find("-->", m.end())
+                pos = n if close < 0 else close + 3
+                jumped = True
+                break
+            end = -1  # where the open link ends, when this boundary ends it
+            if kind == 1:
+                gt = find(">", m.end())
+                if gt < 0:  # an unterminated <a: nothing after it is measured
+                    pos = n
+                    break
+                is_link = has_href(html, m.end(), gt) is not None
+                if link_start >= 0:
+                    end = start  # an <a> closes the open one
+                pos = gt + 1
+            elif kind == 3:
+                end = pos = m.end()  # </a> belongs to the link
+            else:
+                # </li>, </td>...: the link ends before it; the tag is measured
+                # with the next gap.
+                end = pos = start
+            if end >= 0:  # the link's bucket ends
+                links.append((link_start, end))
+                link_start = -1
                 add(_SEP)
-                code_gaps.append(code_gap)
-                code_gap = 0
-            elif not text_mode:
-                code_gap += code_distance(html[start:pos])
+            if kind == 1:
+                if is_link:  # the gap's bucket ends, the link's begins
+                    link_start = start
+                    add(_SEP)
+                    code_gaps.append(code_gap)
+                    code_gap = 0
+                elif not text_mode:
+                    code_gap += code_distance(html[start:pos])
+        if not jumped or pos >= n:
+            break
+        matches = finditer(html, pos)
     if pos < n:
         add(html[pos:])
         if not text_mode and link_start < 0:
