@@ -576,10 +576,12 @@ def _name_line_authors(
 
 
 def _is_person_name(word: str) -> bool:
-    try:
-        import jieba.posseg as posseg
-    except ImportError:  # pragma: no cover - jieba is a dependency
-        return False
+    # Through keywords._jieba so the dictionary loads once, quietly.
+    from .keywords import _jieba
+
+    _jieba()
+    import jieba.posseg as posseg
+
     tagged = posseg.lcut(word)
     return len(tagged) == 1 and tagged[0].flag.startswith("nr")
 
