@@ -99,8 +99,10 @@ def test_article_metadata_mostly_right(demo):
                 for e in EXPECTED["articles"])
     langs = sum((articles[e["path"]]["inLanguage"] or "").startswith(e["lang"])
                 for e in EXPECTED["articles"])
+    authors = sum(articles[e["path"]]["authors"] == [e["author"]] for e in EXPECTED["articles"])
     assert dates >= len(EXPECTED["articles"]) - 2
     assert langs == len(EXPECTED["articles"])
+    assert authors >= len(EXPECTED["articles"]) - 1
 
 
 def test_every_product_with_name_price_currency(demo):

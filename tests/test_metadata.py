@@ -223,3 +223,21 @@ def test_visible_by_line_under_the_headline():
     assert meta["datePublished"] == "2019-11-14"
     prose = """<html><body><h1>Air pollution</h1><p>by eradicating the air pollutants it helps.</p></body></html>"""
     assert meta_of(prose)["authors"] == []
+
+
+def test_byline_with_separator_or_date_cue_keeps_only_the_name():
+    """The name may come before or after the date in a byline element."""
+    for byline, expected in (
+        ("Samuel Ortiz | Updated: 2024-12-02T14:05:00Z", ["Samuel Ortiz"]),
+        ("By Hannah Brooks. Published 19 November 2024", ["Hannah Brooks"]),
+        ("Posted on 27/01/2025 by Priya Natarajan", ["Priya Natarajan"]),
+        ("Laura Schmidt · 12 September 2024", ["Laura Schmidt"]),
+    ):
+        html = (
+            "<html><head><title>Lake ice records</title></head><body><article>"
+            "<h1>Lake ice records</h1>"
+            f'<div class="byline">{byline}</div>'
+            "<p>" + "Pupils typed up a century of notes about the lake. " * 20 + "</p>"
+            "</article></body></html>"
+        )
+        assert extract_metadata(Document(html))["authors"] == expected

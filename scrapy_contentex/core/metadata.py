@@ -439,7 +439,7 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
     for match in _BYLINE_LINE.finditer(window):
         names = match.group("names")
         names = names[:_BYLINE_END.search(names).start()]
-        names = names.strip(" ,;|-–—:")
+        names = _cut_tail(names).strip(" ,;|-–—:")
         if names and token_count(names) <= 10 and _capitalised(names):
             return [names]
     return []
@@ -486,13 +486,46 @@ def _capitalised(value: str) -> bool:
 
 
 def _strip_labels(value: str) -> str:
-    """'Written by X', 'Author: X', '作者：X' -> 'X'; a trailing date is cut."""
-    value = re.sub(r"^(?:written\s+|posted\s+|reported\s+)?by\s+", "", value, flags=re.I)
-    value = re.sub(r"^(?:author|authors|作者|文)\s{0,2}[:：/]\s{0,2}", "", value, flags=re.I)
-    dates = find_dates(value)
-    if dates:
-        value = value[:dates[0].start]
-    return value.strip(" |-–—:：,")
+    """'Written by X', 'Author: X', '作者：X' -> 'X'; dates and time cues are cut.
+
+    The name may stand before the date ("X | Updated: 2024-...") or after it
+    ("Posted on 27/01/2025 by X", "2024/09/05 09:00 | 周婷"): the first piece
+    between dates that still holds something once labels are gone is the name.
+    """
+    pieces, pos = [], 0
+    for date in find_dates(value):
+        pieces.append(value[pos:date.start])
+        pos = date.end
+    pieces.append(value[pos:])
+    for piece in pieces:
+        name = _BYLINE_LABEL_RE.sub("", _cut_tail(piece).strip(_BYLINE_PUNCT))
+        name = name.strip(_BYLINE_PUNCT)
+        if name:
+            return name
+    return ""
+
+
+_BYLINE_PUNCT = " |-–—:：,.·•"
+_BYLINE_LABEL_RE = re.compile(
+    r"^(?:(?:(?:written|posted|published|reported|updated)\s+)?(?:on\s+)?(?:by\s+)"
+    r"|(?:posted|published|updated)(?:\s+on)?\s*$"
+    r"|(?:author|authors|作者|文)\s{0,2}[:：/]\s{0,2})",
+    re.IGNORECASE,
+)
+
+
+def _cut_tail(value: str) -> str:
+    """Keep what precedes a separator or a time cue ("X | Updated: ...", "X. Published ...")."""
+    parts = _BYLINE_TAIL_RE.split(value)
+    if len(parts) == 1:
+        return value
+    return next((p.rstrip(" .") for p in parts if p.strip(_BYLINE_PUNCT)), "")
+
+
+_BYLINE_TAIL_RE = re.compile(
+    r"\s*[|•·]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    re.IGNORECASE,
+)
 
 
 def _zh_text_authors(text: str, headline: str | None) -> list[str]:
