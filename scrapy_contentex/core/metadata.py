@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from lxml import etree
 from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
 from .document import Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, meta_tags, types_of
+from .text.common import block_text
 from .title import ARTICLE_TYPES, extract_title, segments
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
@@ -47,10 +47,6 @@ AFTER_TITLE = 1500
 BEFORE_TITLE = 300
 
 _SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "textarea", "select", "svg"})
-_BLOCKS = frozenset(
-    "address article aside blockquote body br dd div dl dt figcaption figure footer form h1 h2 "
-    "h3 h4 h5 h6 header hr li main nav ol p pre section table td th tr ul".split()
-)
 
 # Words that announce a publication date just before it (EN and ZH).
 _DATE_CUE = re.compile(
@@ -147,40 +143,9 @@ def article_objects(tree: HtmlElement) -> list[dict]:
 
 
 def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
-    """Visible text of the body, newline at blocks, up to ``limit`` characters.
-
-    An iterative walk (iterwalk) so deep pages cost nothing extra; script and
-    style contents are skipped.
-    """
+    """Visible text of the body, newline at blocks, up to ``limit`` characters."""
     body = tree.find("body")
-    root = body if body is not None else tree
-    parts: list[str] = []
-    size = 0
-    skipping = 0
-    for event, element in etree.iterwalk(root, events=("start", "end")):
-        tag = element.tag if isinstance(element.tag, str) else ""
-        if event == "start":
-            if tag in _SKIP_TEXT:
-                skipping += 1
-            elif not skipping:
-                if tag in _BLOCKS:
-                    parts.append("\n")
-                if element.text and tag:
-                    parts.append(element.text)
-                    size += len(element.text)
-        else:
-            if tag in _SKIP_TEXT:
-                skipping -= 1
-            if not skipping:
-                if tag in _BLOCKS:
-                    parts.append("\n")
-                if element is not root and element.tail:
-                    parts.append(element.tail)
-                    size += len(element.tail)
-        if size > limit:
-            break
-    lines = (normalize_space(line) for line in "".join(parts)[:limit].split("\n"))
-    return "\n".join(line for line in lines if line)
+    return block_text(body if body is not None else tree, skip=_SKIP_TEXT, limit=limit)
 
 
 # "(页 1)", "(图)", "(组图)": notes titles carry but pages do not print.

@@ -34,27 +34,42 @@ def strip_noise(tree: HtmlElement, tags: tuple[str, ...] = NOISE_TAGS) -> HtmlEl
     return tree
 
 
-def block_text(element: HtmlElement) -> str:
-    """Text of an element with ``\\n`` between blocks, blanks normalised per line."""
+def block_text(
+    element: HtmlElement, skip: frozenset[str] = frozenset(), limit: int | None = None
+) -> str:
+    """Text of an element with ``\\n`` between blocks, blanks normalised per line.
+
+    ``skip`` names tags whose content is not text (script, style... when the
+    tree was not cleaned); ``limit`` stops the walk after that many
+    characters, so scanning the top of a huge page costs a bounded amount.
+    """
     parts: list[str] = []
-    # Stack of (element, entering?) pairs: an explicit post-order walk.
-    stack: list[tuple[HtmlElement, bool]] = [(element, True)]
-    while stack:
-        node, entering = stack.pop()
+    size = 0
+    skipping = 0
+    for event, node in etree.iterwalk(element, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
-        if entering:
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node.text and tag:
-                parts.append(node.text)
-            stack.append((node, False))
-            stack.extend((child, True) for child in reversed(node))
+        if event == "start":
+            if tag in skip:
+                skipping += 1
+            elif not skipping:
+                if tag in BLOCK_TAGS:
+                    parts.append("\n")
+                if node.text and tag:
+                    parts.append(node.text)
+                    size += len(node.text)
         else:
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node is not element and node.tail:
-                parts.append(node.tail)
-    return clean_lines("".join(parts))
+            if tag in skip:
+                skipping -= 1
+            if not skipping:
+                if tag in BLOCK_TAGS:
+                    parts.append("\n")
+                if node is not element and node.tail:
+                    parts.append(node.tail)
+                    size += len(node.tail)
+        if limit is not None and size > limit:
+            break
+    text = "".join(parts)
+    return clean_lines(text[:limit] if limit is not None else text)
 
 
 def iter_depth(element: HtmlElement):
