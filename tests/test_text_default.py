@@ -327,3 +327,118 @@ def test_thousands_of_hinted_replies_stay_linear():
     t2 = time.perf_counter()
     assert PARAGRAPHS[3] in text and "Share" not in text.splitlines()
     assert (t2 - t1) < 60 * max(t1 - t0, 1e-3)
+
+
+# A Q&A page: the question and the answers use different wrappers (the
+# answers sit in their own list, one level deeper), only the post body
+# template ("post-body") is shared.  Votes, user cards and dates around.
+QA_QUESTION = (
+    "How can I read a large CSV file without loading all of it into memory? "
+    "My laptop has only eight gigabytes and the file is twenty."
+)
+QA_ANSWERS = [
+    "Read it in chunks: the reader accepts a chunk size, and each chunk is a small "
+    "frame you can process and throw away before reading the next one.",
+    "If you only need a few columns, select them when reading; the parser then skips "
+    "the others and memory use drops a lot, often by an order of magnitude.",
+    "Another option is to load the file into a small database once, then query only "
+    "the rows you need, which also makes later runs much faster.",
+]
+# The question explains itself at length; every answer carries a toolbar
+# and a user card of links, so that the question alone scores highest.
+QA_DETAILS = "".join(
+    f"<p>Attempt {k}: I tried opening the file with the default reader, but the process was "
+    "killed after a few minutes, and the swap file grew until the whole machine froze.</p>"
+    for k in range(1, 6)
+)
+QA_TOOLS = ('<div class="tools">' + " ".join(
+    f'<a href="/a/{w}">{w} this answer now</a>' for w in ("share", "edit", "follow", "flag", "cite")
+) + "</div>")
+QA_PAGE = f"""<html><head><title>Reading a large CSV file - Example Q&amp;A</title></head><body>
+<div class="topbar"><a href="/">Home</a> <a href="/questions">Questions</a> <a href="/tags">Tags</a></div>
+<div id="main">
+  <h1>Reading a large CSV file</h1>
+  <div class="question" id="question">
+    <div class="votes">12</div>
+    <div class="cell"><div class="post-body"><p>{QA_QUESTION}</p>{QA_DETAILS}</div>
+      <div class="user-card"><a href="/u/1">alice</a> asked Mar 3 2024</div></div>
+  </div>
+  <div id="answers"><h2>3 Answers</h2>
+    {''.join(f'''<div class="answer" id="answer-{k}"><div class="votes">{k}</div>
+      <div class="answer-cell"><div class="post-body"><p>{text}</p></div>{QA_TOOLS}
+      <div class="user-card"><a href="/u/{k}">user{k}</a> answered Mar {k} 2024</div></div>
+    </div>''' for k, text in enumerate(QA_ANSWERS, 2))}
+  </div>
+</div>
+<div class="footer"><a href="/about">About</a> <a href="/privacy">Privacy</a></div>
+</body></html>"""
+
+
+def test_qa_question_and_answers_in_different_templates_are_one_thread():
+    doc = Document(QA_PAGE, "https://qa.example/q/1")
+    text = extract(doc)
+    for expected in [QA_QUESTION, *QA_ANSWERS]:
+        assert expected in text
+    assert "Privacy" not in text
+    # Without the body-template rule only one post comes back: the rule is what gathers them.
+    single = extract(doc, thread_template=False)
+    assert sum(expected in single for expected in [QA_QUESTION, *QA_ANSWERS]) == 1
+
+
+ZH_POSTS = [
+    "请问各位，家里的路由器晚上经常断网，重启以后能好一阵子，但是第二天又会出现同样的问题，这是什么原因？",
+    "可能是信道太拥挤了，建议在路由器后台把无线信道改成固定的，避开邻居常用的那几个信道试试看。",
+    "也要检查一下固件版本，旧版本有内存泄漏的问题，升级到最新版以后我家就再也没有断过网了。",
+]
+# A Chinese forum thread (Discuz-like): the first post is in a table of its
+# own, the replies are wrapped one level deeper; each body is a "t_f" cell.
+ZH_DETAILS = "".join(
+    f"<br>第{k}次尝试：我把路由器放到了客厅中间，也换了一根新的网线，可是到了晚上十点左右还是会断开，手机和电脑都连不上。"
+    for k in range(1, 6)
+)
+ZH_TOOLS = '<div class="po">' + " ".join(
+    f'<a href="/do/{k}">{w}这个帖子</a>' for k, w in enumerate(("回复", "引用", "举报", "收藏", "分享"))
+) + "</div>"
+ZH_THREAD = f"""<html><head><title>路由器晚上经常断网怎么办 - 示例论坛</title></head><body>
+<div class="hd"><a href="/">首页</a> <a href="/forum">论坛</a> <a href="/search">搜索</a></div>
+<div id="postlist">
+  <div id="post_101"><table><tr><td class="pls">楼主 小明</td>
+    <td class="plc"><div class="pi">发表于 2024-05-01 21:30</div>
+    <table><tr><td class="t_f" id="postmessage_101">{ZH_POSTS[0]}{ZH_DETAILS}</td></tr></table></td></tr></table></div>
+  <div class="replies">
+    {''.join(f'''<div id="post_{k}"><div class="wrap"><table><tr><td class="pls">{k} 楼 用户{k}</td>
+    <td class="plc"><div class="pi">发表于 2024-05-0{k - 100} 22:0{k - 100}</div>
+    <table><tr><td class="t_f" id="postmessage_{k}">{text}</td></tr></table>{ZH_TOOLS}</td></tr></table></div></div>'''
+      for k, text in enumerate(ZH_POSTS[1:], 102))}
+  </div>
+</div>
+<div class="ft">版权所有 © 2024 示例论坛</div>
+</body></html>"""
+
+
+def test_chinese_thread_with_nested_replies_keeps_every_post():
+    doc = Document(ZH_THREAD, "https://bbs.example/thread-1")
+    text = extract(doc)
+    for expected in ZH_POSTS:
+        assert expected in text
+    assert "版权所有" not in text
+    single = extract(doc, thread_template=False)
+    assert sum(expected in single for expected in ZH_POSTS) < len(ZH_POSTS)
+
+
+def test_article_reusing_its_body_class_elsewhere_is_not_a_thread():
+    # A key-points box shares the article body's class; no post/reply/answer
+    # names anywhere, so it is not gathered as a second "post".
+    box = ("Key points: the walk grows by two miles, building starts in spring, "
+           "and the design will be shown to residents in March.")
+    menu = " ".join(f'<a href="/s/{k}">Section number {k}</a>' for k in range(30))
+    page = f"""<html><body><div class="keypoints"><div class="text"><p>{box}</p></div></div>
+    <div class="sections">{menu}</div>
+    <div class="story"><h1>Council extends river walk</h1>
+    <div class="text">{''.join(f'<p>{p}</p>' for p in PARAGRAPHS)}</div></div></body></html>"""
+    doc = Document(page, "https://news.example/a")
+    pb = PageBlocks(doc.tree)
+    top, _ = pb.best_run()
+    assert pb.signature(top)[1] == "text"
+    assert pb.expand_template(top) == [top]
+    assert extract(doc) == extract(doc, thread_template=False)

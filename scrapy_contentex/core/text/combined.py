@@ -73,6 +73,9 @@ class Params:
     drop_headline: bool = True
     #: ...only when this much text remains (a short post keeps its subject).
     drop_headline_min_tokens: int = 300
+    #: Gather post bodies built from one template anywhere on the page when
+    #: the posts are not siblings (Q&A question + answer list).
+    thread_template: bool = True
     #: Below this best-region score the page is thin and the whole body is
     #: taken (cleaned the same way) instead of one weak block.
     thin_score: float = 0.0
@@ -467,6 +470,8 @@ def extract(doc: Document, **params) -> str:
         body = next((i for i, tag in enumerate(pb.tags) if tag == "body"), 0)
         top, run = body, None
     regions = pb.expand_repeated(top)
+    if len(regions) == 1 and prm.thread_template:
+        regions = pb.expand_template(top)
     if len(regions) == 1 and run is not None:
         regions = run
     for region in regions:

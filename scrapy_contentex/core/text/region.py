@@ -87,6 +87,13 @@ POSITIVE_WORDS = frozenset(
     "article content main body entry post text story news detail details "
     "thread message postbody postmessage reply answer question blog".split()
 )
+# Class/id words naming the posts of a thread (forum posts, replies, Q&A
+# answers, comments): the evidence expand_template() needs before it
+# gathers same-template bodies that are not siblings.
+THREAD_WORDS = frozenset(
+    "post posts postbody postmessage postcontent message messages reply replies answer "
+    "answers comment comments thread topic question floor".split()
+)
 # Hidden by markup (style, hidden, aria-hidden): a boilerplate hint, so that
 # an article hidden until a script reveals it survives through the veto.
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -142,6 +149,9 @@ class RegionParams:
     #: A sibling with the same tag/class signature counts as a post when its
     #: prose mass is at least this (tokens-equivalent).
     repeat_min_mass: float = 8.0
+    #: How many levels above the best element to look for the named element
+    #: that is the post-body template (expand_template).
+    template_levels: int = 3
     #: A positive word (article, content, post...) on the same element cancels
     #: a negative one.  Measured: turning this off ("article-newsletter" is
     #: boilerplate) gains a little on some articles but loses whole pages
@@ -538,6 +548,69 @@ class PageBlocks:
                     return sibs
             branch = a
         return [best]
+
+    def expand_template(self, best: int) -> list[int]:
+        """Post bodies of a thread whose posts sit in different wrappers.
+
+        Q&A pages put the question and the answers in different templates
+        (a "question" block, then an "answers" list), and threads nest replies
+        at various depths, so the posts are not siblings; but every post's
+        *body* is built from one template ("post-body", "cooked", "message").
+        The nearest named element around ``best`` (a few levels up) is taken
+        as the body template; every other element of the page with the same
+        signature, outside boilerplate and carrying prose, is another post.
+        Nested matches keep only the outermost one.  Returns ``[best]`` when
+        no second post is found.
+        """
+        prm = self.params
+        anchor = best
+        for _ in range(prm.template_levels):
+            if self.signature(anchor)[1] or anchor <= 0:
+                break
+            anchor = self.parent[anchor]
+        sig = self.signature(anchor)
+        if not sig[1] or self.tags[anchor] in ("body", "html"):
+            return [best]
+        # The chosen post must itself be named as a post (checked first: it
+        # spares articles the page scan below).
+        if not self._in_thread_markup(anchor):
+            return [best]
+        tags, neg, dead, mass, end = self.tags, self.neg, self.dead, self.mass, self.end
+        tag = sig[0]
+        found: list[int] = []
+        stop = -1
+        for j in range(len(tags)):
+            if j < stop or tags[j] != tag or neg[j] or dead[j]:
+                continue
+            if self.signature(j) == sig:
+                found.append(j)
+                stop = end[j]
+        posts = [j for j in found if mass[j] >= prm.repeat_min_mass]
+        if len(posts) < 2 or anchor not in found:
+            return [best]
+        # Articles reuse a body class too (key points, a quote box, teasers
+        # sharing "text"): only posts named as posts, replies, answers...
+        # (on themselves or a wrapper just above) make a thread.
+        if sum(self._in_thread_markup(j) for j in posts) < 2:
+            return [best]
+        return found
+
+    def _in_thread_markup(self, i: int) -> bool:
+        """A class/id word of ``i`` or of its wrappers a few levels up names a post."""
+        a = i
+        for _ in range(self.params.template_levels + self.params.repeat_levels):
+            if a < 0 or self.tags[a] in ("body", "html"):
+                return False
+            el = self.els[a]
+            names = f"{el.get('class') or ''} {el.get('id') or ''}"
+            if names != " ":
+                words = set(_HINT_SPLIT_RE.split(names))
+                if not names.islower():
+                    words = {w.lower() for w in words}
+                if not THREAD_WORDS.isdisjoint(words):
+                    return True
+            a = self.parent[a]
+        return False
 
 
 _DIGITS_RE = re.compile(r"\d+")
