@@ -442,3 +442,88 @@ def test_article_reusing_its_body_class_elsewhere_is_not_a_thread():
     assert pb.signature(top)[1] == "text"
     assert pb.expand_template(top) == [top]
     assert extract(doc) == extract(doc, thread_template=False)
+
+
+# A thread whose opening post is loose paragraphs and whose replies nest
+# inside each other (a reply tree); headers give the user and a relative time.
+OPENING = [
+    "I wrote a small forum engine that needs no JavaScript at all, and I would like "
+    "to hear what you think about its first release.",
+    "It stores everything in one database file, so backing it up is a single copy, "
+    "and the whole server is a few hundred lines long.",
+]
+REPLIES = [
+    "Great work, thanks for making this open source; I have always wondered how a forum "
+    "without scripts would feel to use.",
+    "Now I need a port for cheap shared hosting, since most of those plans still do not "
+    "run anything but one old language.",
+    "That is a fair point, although the number of hosts that support it has been growing "
+    "steadily over the last few years.",
+    "Why did you choose that name for it? It sounds like a word from another language.",
+]
+LONG_REPLY = " ".join(
+    f"Part {k}: I ran it for a month on a tiny machine, and the memory use never went "
+    "above a few megabytes, which surprised me a lot." for k in range(1, 5)
+)
+
+
+def _reply(k: int, user: str, text: str, inner: str = "") -> str:
+    return (f'<div class="comment"><div class="head"><a href="/u/{user}">{user}</a> - '
+            f'{k} years ago | <a href="#c{k}">thread</a></div><div><p>{text}</p>{inner}</div>'
+            + "".join(f'<a href="/{w}/{k}">{w} this comment</a> ' for w in ("reply", "flag", "link", "hide"))
+            + "</div>")
+
+
+NESTED_THREAD = f"""<html><head><title>A forum engine without scripts</title></head><body>
+<nav><a href="/">Home</a> <a href="/new">New</a> <a href="/login">Login</a></nav>
+<main><h1>A forum engine without scripts</h1>
+{''.join(f'<p>{p}</p>' for p in OPENING)}
+{_reply(2, "ann", REPLIES[0])}
+{_reply(2, "bob", REPLIES[1], _reply(1, "cid", REPLIES[2], _reply(1, "dan", LONG_REPLY)))}
+{_reply(3, "eve", REPLIES[3])}
+</main></body></html>"""
+
+
+def test_reply_tree_keeps_opening_post_and_every_reply_without_headers():
+    doc = Document(NESTED_THREAD, "https://forum.example/thread/1")
+    text = extract(doc)
+    for expected in [*OPENING, *REPLIES, LONG_REPLY]:
+        assert expected in text
+    assert "years ago" not in text  # "ann - 2 years ago | thread" is a post header
+    single = extract(doc, thread_template=False)
+    assert REPLIES[0] not in single  # the deepest long reply alone wins without the rule
+
+
+def test_relative_time_header_lines_are_dropped_but_sentences_stay():
+    prm = Params()
+    lines = ["ann - 2 years ago | thread", "小明 3天前", "I moved here 2 years ago and never looked back.",
+             "最近三年我一直住在这里，3天前才搬走。"]
+    from scrapy_contentex.core.text.combined import _pattern_filter
+    assert _pattern_filter(lines, prm) == lines[2:]
+
+
+def test_chinese_reply_tree_keeps_opening_post_and_replies():
+    opening = ["我做了一个不需要脚本的小论坛程序，想请大家试用一下第一个版本，看看还有哪些地方需要改进。",
+               "所有数据都放在一个数据库文件里，备份只要复制一次文件，整个服务端也只有几百行代码。"]
+    replies = ["做得很好，谢谢开源！我一直想知道没有脚本的论坛用起来是什么感觉。",
+               "现在就差一个能在便宜的虚拟主机上运行的版本了，那种主机大多只支持一种老语言。",
+               "这个说法有道理，不过这几年支持它的主机其实越来越多了，价格也在下降。"]
+    long_reply = "".join(f"第{k}点：我在一台很小的机器上跑了一个月，内存一直只有几兆，这让我非常意外。"
+                         for k in range(1, 6))
+
+    def reply(k: int, user: str, text: str, inner: str = "") -> str:
+        links = "".join(f'<a href="/{k}/{w}">{w}这条评论</a> ' for w in ("回复", "举报", "链接", "隐藏"))
+        return (f'<div class="reply-item"><div class="head"><a href="/u/{user}">{user}</a> {k}天前 '
+                f'<a href="#c{k}">楼层</a></div><div><p>{text}</p>{inner}</div>{links}</div>')
+
+    page = f"""<html><head><title>一个不需要脚本的论坛程序</title></head><body>
+    <nav><a href="/">首页</a> <a href="/new">最新</a> <a href="/login">登录</a></nav>
+    <main><h1>一个不需要脚本的论坛程序</h1>{''.join(f'<p>{p}</p>' for p in opening)}
+    {reply(2, "小王", replies[0])}{reply(3, "小李", replies[1], reply(1, "小张", replies[2], reply(1, "老赵", long_reply)))}
+    </main></body></html>"""
+    doc = Document(page, "https://bbs.example/t/1")
+    text = extract(doc)
+    for expected in [*opening, *replies, long_reply]:
+        assert expected in text
+    assert "天前" not in text
+    assert replies[0] not in extract(doc, thread_template=False)

@@ -99,7 +99,11 @@ _COPYRIGHT_RE = re.compile(
     r"保留所有权利|未经授权|不得转载|禁止转载|免责声明)",
 )
 _DATE_RE = re.compile(
-    r"(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(:\d{2})?)"
+    r"(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(:\d{2})?|"
+    # Relative times of post headers ("alice - 2 years ago | reply", "3天前").
+    r"\b\d+\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?)\s+ago\b|"
+    r"\d+\s*(秒|分钟|小时|天|周|个月|年)前)",
+    re.I,
 )
 # Words that surround a timestamp or byline and carry no content.
 _DATE_WORDS_RE = re.compile(

@@ -586,14 +586,35 @@ class PageBlocks:
                 found.append(j)
                 stop = end[j]
         posts = [j for j in found if mass[j] >= prm.repeat_min_mass]
-        if len(posts) < 2 or anchor not in found:
+        # (A nested reply counts through the outermost post holding it.)
+        if len(posts) < 2 or not any(j <= anchor < end[j] for j in found):
             return [best]
         # Articles reuse a body class too (key points, a quote box, teasers
         # sharing "text"): only posts named as posts, replies, answers...
         # (on themselves or a wrapper just above) make a thread.
         if sum(self._in_thread_markup(j) for j in posts) < 2:
             return [best]
-        return found
+        return self._opening_post(found[0]) + found
+
+    def _opening_post(self, first: int) -> list[int]:
+        """Prose siblings just before the first post: an opening post written loose.
+
+        Some threads put the first post as plain paragraphs and only the
+        replies in post blocks.  Walking back from the first post, the
+        preceding siblings whose summed score is best (and positive) are the
+        opening post; a menu or a title bar before it sums below zero.
+        """
+        parent = self.parent[first]
+        if parent < 0:
+            return []
+        before = [c for c in self.children(parent) if c < first
+                  and not self.dead[c] and not self.neg[c]]
+        total, best_total, cut = 0.0, 0.0, len(before)
+        for k in range(len(before) - 1, -1, -1):
+            total += self.score[before[k]]
+            if total > best_total:
+                best_total, cut = total, k
+        return before[cut:]
 
     def _in_thread_markup(self, i: int) -> bool:
         """A class/id word of ``i`` or of its wrappers a few levels up names a post."""
