@@ -527,3 +527,67 @@ def test_chinese_reply_tree_keeps_opening_post_and_replies():
         assert expected in text
     assert "天前" not in text
     assert replies[0] not in extract(doc, thread_template=False)
+
+
+def _posts_page(title: str, bodies: list[str], first_extra: str, cls: str) -> str:
+    posts = "".join(
+        f'<div class="{cls}{first_extra if k == 0 else ""}" id="p{k}">'
+        f'<div class="who"><a href="/u/{k}">user{k}</a></div><div class="txt"><p>{b}</p></div>'
+        + "".join(f'<a href="/{w}/{k}">{w} this post now</a> ' for w in ("quote", "flag", "link", "like"))
+        + "</div>"
+        for k, b in enumerate(bodies)
+    )
+    return (f"<html><head><title>{title}</title></head><body><div class='menu'>"
+            + " ".join(f'<a href="/f/{k}">Forum section {k}</a>' for k in range(12))
+            + f"</div><h1>{title}</h1><div class='list'>{posts}</div></body></html>")
+
+
+def test_posts_with_state_classes_are_one_template():
+    # The opening post carries an extra state class ("post op"); it is the
+    # same template as the replies ("post") and must not be left out.
+    bodies = [
+        "What is your favourite colour for a bicycle frame, and does it fade in the sun after "
+        "a few summers outside?",
+        "Dark green for me; it hides the dirt and still looks good after five years of daily rides.",
+        "Plain black, because scratches are easy to touch up with a small pot of paint.",
+        "Bright orange, since drivers see it from far away, which matters more to me than style.",
+    ]
+    page = _posts_page("Favourite frame colour", bodies, " op", "post")
+    doc = Document(page, "https://forum.example/t/9")
+    text = extract(doc)
+    for body in bodies:
+        assert body in text
+    strict = extract(doc, loose_repeat=False, thread_template=False)
+    assert sum(body in strict for body in bodies) < len(bodies)
+
+
+def test_chinese_replies_with_state_classes_are_one_template():
+    bodies = [
+        "大家平时骑车通勤多远？我每天单程十二公里，想知道换一辆公路车能不能省下不少时间。",
+        "我单程八公里，换了公路车以后大概每天能省十分钟，不过要注意路况不好的地方。",
+        "十五公里左右，夏天出汗比较多，公司有淋浴间的话会方便很多，否则还是慎重考虑。",
+        "五公里，骑共享单车就够了，没必要专门买车，停车和防盗反而更麻烦一些。",
+    ]
+    page = _posts_page("骑车通勤多远", bodies, " is-author", "reply-item")
+    doc = Document(page, "https://bbs.example/t/9")
+    text = extract(doc)
+    for body in bodies:
+        assert body in text
+    strict = extract(doc, loose_repeat=False, thread_template=False)
+    assert sum(body in strict for body in bodies) < len(bodies)
+
+
+def test_loose_matching_needs_a_post_name():
+    # "col main" and "col side" share a first word but name no post: they
+    # stay two templates.
+    page = ("<html><body><div class='row'><div class='col main'>"
+            + "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+            + "</div><div class='col side'><p>Subscribe to our weekly letter, sent every "
+              "Friday, with the best stories of the week and more.</p></div></div></body></html>")
+    pb = PageBlocks(Document(page, "https://news.example/b").tree)
+    main = next(i for i, el in enumerate(pb.els) if el.get("class") == "col main")
+    side = next(i for i, el in enumerate(pb.els) if el.get("class") == "col side")
+    assert pb.loose_signature(main) != pb.loose_signature(side)
+    posts = PageBlocks(Document("<div><div class='post op'>a</div><div class='post'>b</div></div>",
+                                "https://x.example/").tree)
+    assert posts.loose_signature(3) == posts.loose_signature(4)

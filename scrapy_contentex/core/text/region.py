@@ -149,6 +149,9 @@ class RegionParams:
     #: A sibling with the same tag/class signature counts as a post when its
     #: prose mass is at least this (tokens-equivalent).
     repeat_min_mass: float = 8.0
+    #: Repeated posts are matched on tag + first class word (a post's state
+    #: classes vary) rather than on the whole class string.
+    loose_repeat: bool = True
     #: How many levels above the best element to look for the named element
     #: that is the post-body template (expand_template).
     template_levels: int = 3
@@ -515,6 +518,23 @@ class PageBlocks:
             sig = self._sigs[i] = (self.tags[i], clean)
         return sig
 
+    def loose_signature(self, i: int) -> tuple[str, str]:
+        """Tag and first class word: posts of one template differ in modifiers.
+
+        Forum software adds state classes to some posts ("post original-author",
+        "topic-post group-moderator", "answer accepted-answer"); the first
+        class word names the template.
+        """
+        tag, names = self.signature(i)
+        if not (self.params.loose_repeat and names):
+            return tag, names
+        first = names.split(None, 1)[0]
+        # Only post-named templates: generic first words ("col", "row",
+        # "field") would join an article's unrelated blocks.
+        if THREAD_WORDS.isdisjoint(w.lower() for w in _HINT_SPLIT_RE.split(first)):
+            return tag, names
+        return tag, first
+
     def children(self, i: int) -> list[int]:
         """Child elements of ``i`` by index (descendants are a contiguous range)."""
         out: list[int] = []
@@ -539,10 +559,10 @@ class PageBlocks:
             a = self.parent[branch]
             if a <= 0 or self.tags[a] in ("body", "html"):
                 break
-            sig = self.signature(branch)
+            sig = self.loose_signature(branch)
             if sig[1] or sig[0] in ("article", "section", "li"):
                 sibs = [c for c in self.children(a)
-                        if self.signature(c) == sig and not self.neg[c] and not self.dead[c]]
+                        if self.loose_signature(c) == sig and not self.neg[c] and not self.dead[c]]
                 posts = [c for c in sibs if self.mass[c] >= prm.repeat_min_mass]
                 if len(posts) >= 2:
                     return sibs
