@@ -528,12 +528,17 @@ class PageBlocks:
         tag, names = self.signature(i)
         if not (self.params.loose_repeat and names):
             return tag, names
-        first = names.split(None, 1)[0]
-        # Only post-named templates: generic first words ("col", "row",
-        # "field") would join an article's unrelated blocks.
-        if THREAD_WORDS.isdisjoint(w.lower() for w in _HINT_SPLIT_RE.split(first)):
-            return tag, names
-        return tag, first
+        loose = _LOOSE_NAMES.get(names)
+        if loose is None:
+            if len(_LOOSE_NAMES) > _NAME_MEMO_MAX:
+                _LOOSE_NAMES.clear()
+            first = names.split(None, 1)[0]
+            # Only post-named templates: generic first words ("col", "row",
+            # "field") would join an article's unrelated blocks.
+            post_named = not THREAD_WORDS.isdisjoint(
+                w.lower() for w in _HINT_SPLIT_RE.split(first))
+            loose = _LOOSE_NAMES[names] = first if post_named else names
+        return tag, loose
 
     def children(self, i: int) -> list[int]:
         """Child elements of ``i`` by index (descendants are a contiguous range)."""
@@ -663,4 +668,6 @@ _NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {
 _NAME_MEMO_MAX = 200_000
 # Class/id strings without their digits (signature()), memoised the same way.
 _SIG_NAMES: dict[str, str] = {}
+# Digit-free class strings -> their loose form (loose_signature()), same memo rules.
+_LOOSE_NAMES: dict[str, str] = {}
 _COUNT_XPATH = etree.XPath("count(descendant-or-self::*)")
