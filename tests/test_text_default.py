@@ -496,10 +496,10 @@ def test_reply_tree_keeps_opening_post_and_every_reply_without_headers():
 
 def test_relative_time_header_lines_are_dropped_but_sentences_stay():
     prm = Params()
-    lines = ["ann - 2 years ago | thread", "小明 3天前", "I moved here 2 years ago and never looked back.",
-             "最近三年我一直住在这里，3天前才搬走。"]
+    lines = ["ann - 2 years ago | thread", "小明 3天前", "9 天 后", "2 years later",
+             "I moved here 2 years ago and never looked back.", "最近三年我一直住在这里，3天前才搬走。"]
     from scrapy_contentex.core.text.combined import _pattern_filter
-    assert _pattern_filter(lines, prm) == lines[2:]
+    assert _pattern_filter(lines, prm) == lines[4:]
 
 
 def test_chinese_reply_tree_keeps_opening_post_and_replies():

@@ -100,16 +100,17 @@ _COPYRIGHT_RE = re.compile(
 )
 _DATE_RE = re.compile(
     r"(\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(:\d{2})?|"
-    # Relative times of post headers ("alice - 2 years ago | reply", "3天前").
-    r"\b\d+\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?)\s+ago\b|"
-    r"\d+\s*(秒|分钟|小时|天|周|个月|年)前)",
+    # Relative times of post headers ("alice - 2 years ago | reply", "3天前")
+    # and of the gaps some threads print between posts ("9 天 后", "2 years later").
+    r"\b\d+\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?)\s+(ago|later)\b|"
+    r"\d+\s*(秒|分钟|小时|天|周|个月|年)\s*[前后])",
     re.I,
 )
 # Words that surround a timestamp or byline and carry no content.
 _DATE_WORDS_RE = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\b|"
     r"\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(am|pm|gmt|utc|[a-z]st|[a-z]dt)\b|"
-    r"\b(published|updated|posted|modified|last|first|on|at|by|date|time|edited|ago|"
+    r"\b(published|updated|posted|modified|last|first|on|at|by|date|time|edited|ago|later|"
     r"minutes?|hours?|days?|weeks?|months?|years?)\b|"
     r"\d+|发布|发表|时间|日期|更新|于|前|年|月|日|号|分钟|小时|天",
     re.I,
