@@ -591,3 +591,31 @@ def test_loose_matching_needs_a_post_name():
     posts = PageBlocks(Document("<div><div class='post op'>a</div><div class='post'>b</div></div>",
                                 "https://x.example/").tree)
     assert posts.loose_signature(3) == posts.loose_signature(4)
+
+
+def _single_block_page(title: str, cls: str, paragraphs: list[str]) -> str:
+    menu = " ".join(f'<a href="/s/{k}">Section number {k}</a>' for k in range(20))
+    return (f"<html><head><title>{title}</title></head><body><div class='menu'>{menu}</div>"
+            f"<h1>{title}</h1><div class='{cls}'>" + "".join(f"<p>{p}</p>" for p in paragraphs)
+            + "</div></body></html>")
+
+
+def test_lone_question_keeps_its_subject_but_a_blog_post_does_not():
+    # A question without answers yet is a thread of one post: its subject is
+    # part of the body.  A blog "post" is an article: the headline is its own field.
+    question = ["My bread never rises in winter, even though I use the same flour and yeast as in "
+                "summer. What should I change?"]
+    page = _single_block_page("Bread does not rise in winter", "question-body", question)
+    text = extract(Document(page, "https://qa.example/q/5"))
+    assert text.splitlines()[0] == "Bread does not rise in winter"
+    blog = _single_block_page("Council extends river walk", "post-content", PARAGRAPHS[:3])
+    assert "Council extends river walk" not in extract(Document(blog, "https://blog.example/p/1"))
+    assert "Bread does not rise" not in extract(Document(page, "https://qa.example/q/5"),
+                                                single_post_headline=False)
+
+
+def test_lone_chinese_reply_thread_keeps_its_subject():
+    question = ["冬天发面总是发不起来，面粉和酵母都和夏天用的一样，请问应该怎么调整？温度还是水量？"]
+    page = _single_block_page("冬天发面发不起来怎么办", "topic-content", question)
+    text = extract(Document(page, "https://bbs.example/t/5"))
+    assert text.splitlines()[0] == "冬天发面发不起来怎么办"

@@ -36,7 +36,7 @@ from itertools import accumulate
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
-from .region import CELL_TAGS, INLINE_TAGS, PageBlocks, RegionParams
+from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams
 
 
 @dataclass
@@ -76,6 +76,8 @@ class Params:
     #: Gather post bodies built from one template anywhere on the page when
     #: the posts are not siblings (Q&A question + answer list).
     thread_template: bool = True
+    #: A lone post in markup named as a post/reply/answer is a thread too.
+    single_post_headline: bool = True
     #: Below this best-region score the page is thin and the whole body is
     #: taken (cleaned the same way) instead of one weak block.
     thin_score: float = 0.0
@@ -489,7 +491,8 @@ def extract(doc: Document, **params) -> str:
     lines = _trim_edges(pb, lines, prm)
     text = _pattern_filter([text for _, text in lines], prm)
     headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")
-    if len(regions) > 1:
+    if len(regions) > 1 or (prm.single_post_headline and pb.in_thread_markup(
+        regions[0], DISCUSSION_WORDS, prm.region.repeat_levels)):
         if prm.thread_headline and headline and headline not in text:
             text.insert(0, headline)
     elif prm.drop_headline:

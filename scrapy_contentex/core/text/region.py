@@ -94,6 +94,9 @@ THREAD_WORDS = frozenset(
     "post posts postbody postmessage postcontent message messages reply replies answer "
     "answers comment comments thread topic question floor".split()
 )
+# The same without "post"/"message": blogs name an article "post" too, so
+# these alone say a lone block is one post of a discussion.
+DISCUSSION_WORDS = THREAD_WORDS - {"post", "posts", "postcontent", "message", "messages"}
 # Hidden by markup (style, hidden, aria-hidden): a boilerplate hint, so that
 # an article hidden until a script reveals it survives through the veto.
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -598,7 +601,7 @@ class PageBlocks:
             return [best]
         # The chosen post must itself be named as a post (checked first: it
         # spares articles the page scan below).
-        if not self._in_thread_markup(anchor):
+        if not self.in_thread_markup(anchor):
             return [best]
         tags, neg, dead, mass, end = self.tags, self.neg, self.dead, self.mass, self.end
         tag = sig[0]
@@ -617,7 +620,7 @@ class PageBlocks:
         # Articles reuse a body class too (key points, a quote box, teasers
         # sharing "text"): only posts named as posts, replies, answers...
         # (on themselves or a wrapper just above) make a thread.
-        if sum(self._in_thread_markup(j) for j in posts) < 2:
+        if sum(self.in_thread_markup(j) for j in posts) < 2:
             return [best]
         return self._opening_post(found[0]) + found
 
@@ -641,10 +644,15 @@ class PageBlocks:
                 best_total, cut = total, k
         return before[cut:]
 
-    def _in_thread_markup(self, i: int) -> bool:
-        """A class/id word of ``i`` or of its wrappers a few levels up names a post."""
+    def in_thread_markup(self, i: int, vocabulary: frozenset[str] = THREAD_WORDS,
+                         levels: int = 0) -> bool:
+        """A class/id word of ``i`` or of its wrappers a few levels up names a post.
+
+        ``levels`` (0: template_levels + repeat_levels) bounds the climb: page
+        wrappers far above carry feature flags ("enableComments").
+        """
         a = i
-        for _ in range(self.params.template_levels + self.params.repeat_levels):
+        for _ in range(levels or self.params.template_levels + self.params.repeat_levels):
             if a < 0 or self.tags[a] in ("body", "html"):
                 return False
             el = self.els[a]
@@ -653,7 +661,7 @@ class PageBlocks:
                 words = set(_HINT_SPLIT_RE.split(names))
                 if not names.islower():
                     words = {w.lower() for w in words}
-                if not THREAD_WORDS.isdisjoint(words):
+                if not vocabulary.isdisjoint(words):
                     return True
             a = self.parent[a]
         return False
