@@ -619,3 +619,14 @@ def test_lone_chinese_reply_thread_keeps_its_subject():
     page = _single_block_page("冬天发面发不起来怎么办", "topic-content", question)
     text = extract(Document(page, "https://bbs.example/t/5"))
     assert text.splitlines()[0] == "冬天发面发不起来怎么办"
+
+
+def test_post_headers_with_clock_times_and_edit_notices_are_dropped():
+    from scrapy_contentex.core.text.combined import _pattern_filter
+    prm = Params()
+    headers = ["5254 janine watched 2024-04-09 09:36:18 Zhejiang", "3798 草莓酱 看过 2024-04-14 14:59:43 上海",
+               "Edited July 5, 2023 by sethoflagos", "本帖最后由 小明 于 2024-5-1 12:00 编辑"]
+    prose = ["The meeting moved to 2024-04-09 09:30 after the vote.",
+             "会议改在2024-04-09 09:30举行。", "I edited the photo a little before posting it here."]
+    assert _pattern_filter(headers + prose, prm) == prose
+    assert headers[1] in _pattern_filter(headers, Params(post_header_lines=False))

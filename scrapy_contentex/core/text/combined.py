@@ -88,6 +88,8 @@ class Params:
     #: Copyright/disclaimer statements are short notices: longer lines are
     #: never tested (seed 001's statements; same bound as the preprocessor).
     statement_max_tokens: int = 60
+    #: Drop post headers with a full date and time and edit notices.
+    post_header_lines: bool = True
     #: A short line repeated this many times in the region is template text
     #: ("Reply", "Quote", user names across posts).
     repeat_min: int = 3
@@ -143,6 +145,13 @@ _STATEMENT_HINT_RE = re.compile(
 )
 _HAS_DIGIT_RE = re.compile(r"\d")
 _ASCII_WORDS_RE = re.compile(r"\w+")
+# A date with a clock time ("2024-04-09 09:36:18"): prose gives a day, a
+# post header gives the minute.  Such a short, unpunctuated line is the
+# header of a post (user, date, place), whatever other words it carries.
+_DATETIME_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?\s*\d{1,2}:\d{2}")
+# Edit notices under posts ("Edited July 5 by x", "本帖最后由 x 于 ... 编辑").
+_EDITED_RE = re.compile(r"^(last\s+)?edited\b|最后编辑|最后由.{1,40}编辑", re.I)
+_SENTENCE_END_RE = re.compile(r"[.!?。！？]\s*$")
 _IP_RE = re.compile(r"\b\d{1,3}\.\d{1,3}\.\d{1,3}\.(\d{1,3}|\*)\b")
 
 
@@ -345,6 +354,11 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
             if _IP_RE.search(line):
                 continue
             if _HAS_DIGIT_RE.search(line) and _is_timestamp(line):
+                continue
+        if n <= 2 * prm.short_line_tokens and prm.post_header_lines:
+            if _EDITED_RE.search(line):
+                continue
+            if _DATETIME_RE.search(line) and not _SENTENCE_END_RE.search(line):
                 continue
         if (n <= prm.meta_line_tokens and ("：" in low or ":" in low)
                 and _META_LABEL_RE.search(low) and _meta_line(low)):
