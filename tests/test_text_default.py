@@ -630,3 +630,11 @@ def test_post_headers_with_clock_times_and_edit_notices_are_dropped():
              "会议改在2024-04-09 09:30举行。", "I edited the photo a little before posting it here."]
     assert _pattern_filter(headers + prose, prm) == prose
     assert headers[1] in _pattern_filter(headers, Params(post_header_lines=False))
+
+
+def test_whole_line_toolbar_labels_are_dropped():
+    from scrapy_contentex.core.text.combined import _pattern_filter
+    lines = ["只看楼主", "收藏", "Link to comment", "Expand",
+             "收藏这篇文章的人很多，因为它讲清楚了发面的温度。", "Expand the list to see every answer."]
+    assert _pattern_filter(lines, Params()) == lines[4:]
+    assert "只看楼主" in _pattern_filter(lines, Params(ui_labels=False))

@@ -90,6 +90,8 @@ class Params:
     statement_max_tokens: int = 60
     #: Drop post headers with a full date and time and edit notices.
     post_header_lines: bool = True
+    #: Drop whole-line toolbar labels ("Link to comment", "只看楼主").
+    ui_labels: bool = True
     #: A short line repeated this many times in the region is template text
     #: ("Reply", "Quote", user names across posts).
     repeat_min: int = 3
@@ -126,6 +128,12 @@ _UI_WORDS = frozenset(
     "sign up more read view image photo video loading 分享 回复 举报 引用 收藏 点赞 返回 顶部 "
     "打印 关闭 更多".split()
 )
+# Post toolbars and thread widgets, matched as the whole line: a CJK label
+# is several one-character tokens, so the word test above never sees it.
+_UI_LABELS = frozenset(
+    "分享 回复 举报 引用 收藏 点赞 返回 顶部 打印 关闭 更多 评论 倒序看帖 仅看楼主 只看楼主 "
+    "只看该作者 复制链接 展开 收起 查看全部 加载更多 expand collapse permalink".split()
+) | {"link to comment", "link to post", "share this post", "report post", "show more", "load more"}
 # "July 26, 2018" alone: forum truths keep such lines, article truths do not;
 # measured, dropping them costs threads more than it buys articles.
 _MONTH_YEAR = False
@@ -365,6 +373,8 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
             continue
         if (n <= prm.statement_max_tokens and _STATEMENT_HINT_RE.search(low)
                 and _statement(line)):
+            continue
+        if n <= 8 and prm.ui_labels and low in _UI_LABELS:
             continue
         if n <= 3:
             words = TOKEN_RE.findall(line.lower())
