@@ -638,3 +638,35 @@ def test_whole_line_toolbar_labels_are_dropped():
              "收藏这篇文章的人很多，因为它讲清楚了发面的温度。", "Expand the list to see every answer."]
     assert _pattern_filter(lines, Params()) == lines[4:]
     assert "只看楼主" in _pattern_filter(lines, Params(ui_labels=False))
+
+
+def _loose_body_page(question: list[str], answers: list[str]) -> str:
+    """Question and answer bodies share only their first class word ("md")."""
+    tools = "".join(f'<a href="/{w}">{w} this answer now</a> ' for w in ("share", "save", "flag", "award"))
+    q = "".join(f"<p>{p}</p>" for p in question)
+    a = "".join(f'<div class="a"><div class="md reply-text" id="post-{k}-content"><p>{t}</p></div>'
+                f"<div>{tools}</div></div>" for k, t in enumerate(answers, 2))
+    return (f"<html><body><div class='top'>{tools}</div><div class='question-box'>"
+            f"<div class='md op-text' id='post-1-content'>{q}</div></div>"
+            f"<div class='answers'>{a}</div></body></html>")
+
+
+def test_bodies_sharing_a_first_class_word_and_named_posts_are_one_thread():
+    question = [QA_QUESTION, *[f"Attempt {k}: the reader was killed after a few minutes, and the "
+                               "swap file grew until the whole machine froze." for k in range(4)]]
+    doc = Document(_loose_body_page(question, QA_ANSWERS), "https://qa.example/q/7")
+    text = extract(doc)
+    for expected in [QA_QUESTION, *QA_ANSWERS]:
+        assert expected in text
+    assert QA_ANSWERS[0] not in extract(doc, loose_repeat=False)
+
+
+def test_chinese_bodies_sharing_a_first_class_word_are_one_thread():
+    question = [f"第{k}次尝试：把路由器放到客厅中间，换了新的网线，晚上十点左右还是会断开，手机和电脑都连不上。"
+                for k in range(5)]
+    answers = ZH_POSTS[1:] + ["我也遇到过，后来发现是电源适配器老化，换了一个新的电源就再也没有断过了。"]
+    doc = Document(_loose_body_page(question, answers), "https://bbs.example/t/7")
+    text = extract(doc)
+    for expected in [question[0], *answers]:
+        assert expected in text
+    assert answers[0] not in extract(doc, loose_repeat=False)

@@ -603,17 +603,15 @@ class PageBlocks:
         # spares articles the page scan below).
         if not self.in_thread_markup(anchor):
             return [best]
-        tags, neg, dead, mass, end = self.tags, self.neg, self.dead, self.mass, self.end
-        tag = sig[0]
-        found: list[int] = []
-        stop = -1
-        for j in range(len(tags)):
-            if j < stop or tags[j] != tag or neg[j] or dead[j]:
-                continue
-            if self.signature(j) == sig:
-                found.append(j)
-                stop = end[j]
-        posts = [j for j in found if mass[j] >= prm.repeat_min_mass]
+        found = self._same_template(sig, loose=False)
+        posts = [j for j in found if self.mass[j] >= prm.repeat_min_mass]
+        if len(posts) < 2 and prm.loose_repeat and self.in_thread_markup(anchor, levels=1):
+            # A body named as a post by its own class/id ("md ...", id
+            # "t3-post-content"): question and answers may differ in their
+            # modifier classes, the first class word is the template.
+            found = self._same_template(sig, loose=True)
+            posts = [j for j in found if self.mass[j] >= prm.repeat_min_mass]
+        end = self.end
         # (A nested reply counts through the outermost post holding it.)
         if len(posts) < 2 or not any(j <= anchor < end[j] for j in found):
             return [best]
@@ -623,6 +621,25 @@ class PageBlocks:
         if sum(self.in_thread_markup(j) for j in posts) < 2:
             return [best]
         return self._opening_post(found[0]) + found
+
+    def _same_template(self, sig: tuple[str, str], loose: bool) -> list[int]:
+        """Outermost elements of the page with signature ``sig`` (outside boilerplate).
+
+        ``loose`` compares only the first class word.
+        """
+        tags, neg, dead, end = self.tags, self.neg, self.dead, self.end
+        tag = sig[0]
+        want = sig[1].split(None, 1)[0] if loose else sig[1]
+        found: list[int] = []
+        stop = -1
+        for j in range(len(tags)):
+            if j < stop or tags[j] != tag or neg[j] or dead[j]:
+                continue
+            names = self.signature(j)[1]
+            if (names.split(None, 1)[0] if (loose and names) else names) == want:
+                found.append(j)
+                stop = end[j]
+        return found
 
     def _opening_post(self, first: int) -> list[int]:
         """Prose siblings just before the first post: an opening post written loose.
