@@ -11,12 +11,19 @@ Chinese and multilingual articles, and forum threads; see ``Params``):
    the best run of its children when a long list of links sits beside the
    paragraphs (max-sum / Kadane over children).
 2. A thread's posts are siblings from one template: the region is widened
-   to all of them (seed 000's aggregation of a common tag path).
+   to all of them (seed 000's aggregation of a common tag path), matching
+   post-named classes on their first word ("post op" / "post").  When the
+   posts are not siblings (a question block then an answer list, nested
+   reply trees), the post *bodies* share a template: every element with the
+   chosen body's signature is gathered, if at least two of them sit in
+   markup named as posts/replies/answers, with a loose opening post kept.
+   A lone post in such markup is a thread too (its subject stays on top).
 3. Inside the region, hinted boilerplate, link-dense containers and captions
    are skipped while the text is written out, a newline at every block
    boundary and one line per table row.
 4. Lines are cleaned with seed 001's common patterns: copyright and
-   disclaimer statements, timestamps and IPs on short lines, byline/meta
+   disclaimer statements, timestamps and IPs on short lines, post headers
+   (relative times, date + clock time, edit notices), byline/meta
    "label: value" lines, short lines repeated across posts, widget labels,
    and weak blocks at the region's edges.  The article's headline is the
    item's own field and leaves the body; a thread keeps its subject on top.
