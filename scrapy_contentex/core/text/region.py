@@ -21,7 +21,9 @@ The main region is the element whose subtree has the largest weight sum, or
 the best run of its children (Kadane) when a long list of links sits beside
 the paragraphs: adding a sibling full of prose raises the sum, adding a menu
 or a list of links lowers it.  Posts of a thread built from one template are
-then gathered as siblings (seed 000's aggregation of similar tag paths).
+then gathered as siblings (seed 000's aggregation of similar tag paths),
+or, when question and answers sit in different wrappers, through the
+template their post bodies share (``expand_template``).
 All walks are linear and iterative, so 50,000-deep or 20 MB pages stay
 cheap.
 """
