@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import urllib.error
 import urllib.request
@@ -25,23 +24,13 @@ from typing import Any, BinaryIO
 from itemadapter import ItemAdapter
 
 from . import __version__
-from .core.document import Document, looks_binary, looks_like_html
+from .core.document import Document, looks_binary, looks_like_feed, looks_like_html
 from .core.errors import ContentexError
 from .settings import KINDS, text_algorithms
 
 FETCH_TIMEOUT = 20.0
 USER_AGENT = f"scrapy-contentex/{__version__} (+https://github.com/scrapy-contentex)"
 
-
-_FEED_RE = re.compile(
-    rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*|<\?[^>]*>\s*)*<(?:rss|feed|rdf:RDF|urlset|sitemapindex)\b",
-    re.S,
-)
-
-
-def looks_like_feed(data: bytes) -> bool:
-    """RSS/Atom feeds and sitemaps: XML whose root is not html, though it has <title>s."""
-    return bool(_FEED_RE.match(data[:4096].lstrip(b"\xef\xbb\xbf")))
 
 
 class InputError(Exception):

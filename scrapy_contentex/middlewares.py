@@ -22,8 +22,7 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
-from .cli import looks_like_feed
-from .core.document import Document, looks_binary, looks_like_html
+from .core.document import Document, looks_binary, looks_like_feed, looks_like_html
 from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
 from .items import Page, PageType
 from .settings import ContentexSettings, check_kind

@@ -13,7 +13,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from conftest import ARTICLE_EN, ARTICLE_ZH, INDEX_EN, PRODUCT_EN, ROOT
 
-from scrapy_contentex.cli import looks_like_feed, main
+from scrapy_contentex.cli import main
+from scrapy_contentex.core.document import looks_like_feed
 
 
 def run(argv, stdin: bytes | None = None):

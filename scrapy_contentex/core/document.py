@@ -127,6 +127,21 @@ def looks_like_html(data: bytes | str) -> bool:
     return bool(_MARKUP_RE.search(head))
 
 
+_FEED_RE = re.compile(
+    rb"^\s*(?:<\?xml[^>]*>\s*)?(?:<!--.*?-->\s*|<\?[^>]*>\s*)*<(?:rss|feed|rdf:RDF|urlset|sitemapindex)\b",
+    re.DOTALL,
+)
+
+
+def looks_like_feed(data: bytes) -> bool:
+    """RSS/Atom feeds and sitemaps: XML whose root is not html, though it has <title>s.
+
+    They pass a markup sniff (they hold <title> and <a>-like tags) yet are
+    not pages: the CLI and the middleware both skip them as non-HTML.
+    """
+    return bool(_FEED_RE.match(data[:4096].lstrip(b"\xef\xbb\xbf")))
+
+
 _PARSER = lxml_html.HTMLParser(
     huge_tree=True, remove_comments=True, remove_pis=True, remove_blank_text=False
 )
