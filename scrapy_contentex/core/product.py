@@ -129,6 +129,8 @@ _BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80
 # Labels that make a record a book's, so a "by X" line is its author (not a brand).
 _BOOK_LABEL_RE = re.compile(r"isbn|publisher|出版|page count|pages|页数|頁數|binding|装帧|verlag|éditeur|editorial", re.I)
 _BYLINE_START_RE = re.compile(r"\s*(?:by|von|par|por|di|door|av|作者)\b", re.I)
+# Every microdata/RDFa item opens with one of these attributes (names are case-insensitive).
+_ITEM_SCOPE_RE = re.compile(r"itemscope|typeof", re.I)
 _BYLINE_ALONE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)$", re.I)
 
 
@@ -929,7 +931,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
     """
     tree = doc.tree
-    objects = json_ld_objects(tree) + microdata_items(tree)  # same shape: typed dicts
+    objects = json_ld_objects(tree)
+    if _ITEM_SCOPE_RE.search(doc.html):  # no scope attribute anywhere: no microdata/RDFa item
+        objects += microdata_items(tree)  # same shape: typed dicts
     meta = meta_tags(tree)
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
     ctx = _page_context(doc, tree, declared_lang, meta)
@@ -949,7 +953,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = extract_records(tree, params, leaves).properties
     out["additionalProperties"] = props
-    for key, value in _from_props(props + _identifier_pairs(leaves)).items():
+    # Identifier pairs only fill gaps: with all four fields known the scan cannot change anything.
+    missing = any(not out.get(k) for k in _LABEL_FIELDS)
+    for key, value in _from_props(props + (_identifier_pairs(leaves) if missing else [])).items():
         if not out.get(key):
             out[key] = value
     if not out["sku"]:
