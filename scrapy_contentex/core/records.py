@@ -537,6 +537,7 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     followed by a nearby value text."""
     count = len(leaves)
     found = pairs.items
+    lines: dict = {}
     for i, leaf in enumerate(leaves):
         if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
@@ -561,7 +562,7 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
             if owner is None:
                 continue
         name = match.group(1) if match else text
-        rest = _rest_of_block(owner, text)
+        rest = _rest_of_block(owner, text, lines)
         if rest:
             pairs.add(name, rest)
             continue
@@ -591,7 +592,7 @@ def _short_text(el: HtmlElement, limit: int) -> str | None:
     return "".join(parts)
 
 
-def _rest_of_block(owner: HtmlElement, label: str) -> str | None:
+def _rest_of_block(owner: HtmlElement, label: str, lines: dict | None = None) -> str | None:
     """What follows a label in its line: "<li><b>Authors:</b> <a>A</a>; <a>B</a></li>" -> "A; B".
 
     The line is the nearest non-inline element around the label, read only
@@ -605,10 +606,18 @@ def _rest_of_block(owner: HtmlElement, label: str) -> str | None:
         block = block.getparent()
     if block is None or block.tag in ("body", "html", "table", "tr", "ul", "ol", "dl"):
         return None
-    line = _short_text(block, _LABEL_MAX_CHARS + _VALUE_MAX_CHARS)
+    # ``lines`` remembers each block's line: a spec list's labels share few
+    # blocks (about three labels per block on shop pages).
+    if lines is not None and block in lines:
+        line = lines[block]
+    else:
+        line = _short_text(block, _LABEL_MAX_CHARS + _VALUE_MAX_CHARS)
+        if line is not None:
+            line = " ".join(line.split())
+        if lines is not None:
+            lines[block] = line
     if line is None:
         return None
-    line = " ".join(line.split())
     if not line.startswith(label):
         return None
     rest = line[len(label):].strip()
