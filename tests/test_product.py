@@ -311,3 +311,21 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
     got = [(str(leaf), m.group(0)) for leaf, m in _stock_matches(leaves)]
     assert got == [(t, g) for t, g, _ in expected]
     assert [g for _, g in got] == ["currently unavailable", "in stock", "not available", "缺货", "现货"]
+
+
+def test_camel_case_microdata_scope_is_still_read():
+    # the cheap page-text guard before the microdata walk must not miss itemScope
+    html = ("<html><body><div itemScope itemtype='https://schema.org/Product'>"
+            "<h1 itemprop='name'>Trail Lamp</h1><span itemprop='sku'>TL-204</span>"
+            "<div itemprop='offers' itemScope itemtype='https://schema.org/Offer'>"
+            "<meta itemprop='price' content='19.50'><meta itemprop='priceCurrency' content='EUR'>"
+            "</div></div></body></html>")
+    out = extract_product_fields(Document(html, "https://shop.example/p/1"))
+    assert (out["sku"], out["price"], out["currency"]) == ("TL-204", "19.50", "EUR")
+
+
+def test_page_without_item_scope_skips_nothing_it_needs():
+    html = ("<html><body><h1>台灯</h1><p>商品编号：TD-88</p>"
+            "<span class='price'>¥128.00</span></body></html>")
+    out = extract_product_fields(Document(html, "https://shop.example.cn/item/88"))
+    assert out["sku"] == "TD-88" and out["price"] == "128"
