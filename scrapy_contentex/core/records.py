@@ -143,6 +143,8 @@ class CharacteristicContainer:
         # string (and the tree behind it) is kept alive; bounded by clearing.
         self._labels: dict[str, str | None] = {}
         self._shapes: dict[str, bool] = {}
+        # text -> characteristics() of it, filled and bounded by compute_wvc
+        self.leaf_memo: dict[str, tuple[int, ...]] = {}
 
     def label_of(self, text: str) -> str | None:
         """The dictionary name a leaf's text is labelled with, if any.
@@ -325,20 +327,35 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
         leaves = text_leaves(root)
     counts: dict[HtmlElement, dict[int, int]] = {}
     parent_of: dict[HtmlElement, HtmlElement | None] = {}
+    characteristics = container.characteristics
+    label_cell = container.label_cell
+    # Texts repeat across pages of a site and within one (menus, spec labels):
+    # each text's characteristics are remembered by the shared container.
+    memo = container.leaf_memo
     for leaf in leaves:
         size = len(leaf)
         # cheap filters first: only delimiters or short label-like texts can match
         if size > 60 and (size > 400 or (":" not in leaf and "：" not in leaf)):
             continue  # no delimiter, too long for a label or a label cell: nothing to count
-        found = container.characteristics(leaf)
+        found = memo.get(leaf)
+        if found is None:
+            found = tuple(characteristics(leaf))
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[str(leaf)] = found  # a plain str key keeps no tree alive
         owner = None
         if size <= 60:
-            # the structural label (dt, name cell) needs the element; longer texts are no cells
-            owner = _owner(leaf)
+            # the structural label (dt, name cell) needs the element; longer texts
+            # are no cells. _owner and _is_label_cell written out: this runs for
+            # most leaves of the page, and the tag test rejects nearly all.
+            owner = leaf.getparent()
+            if owner is not None and not leaf.is_text:
+                owner = owner.getparent()
             if owner is None:
                 continue
-            if _is_label_cell(owner):
-                found.append(container.label_cell)
+            tag = owner.tag
+            if tag == "dt" or (tag in ("th", "td") and _is_label_cell(owner)):
+                found = found + (label_cell,)
         if not found:
             continue
         if owner is None:
