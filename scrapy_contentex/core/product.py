@@ -880,7 +880,10 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
     only gave an ISO code.
     """
     current, regular, current_at = _visible_prices(leaves, ctx)
-    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx)
+    # With both prices marked on the page, a label-announced price only matters
+    # when it comes first: the labels after the marked price are not read.
+    limit = min(current_at, 3000) if current is not None and regular is not None else 3000
+    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit)
     # The product's own price comes first on the page: the earlier source wins.
     if labelled is not None and (current is None or labelled_at < current_at):
         current = labelled
