@@ -329,3 +329,18 @@ def test_page_without_item_scope_skips_nothing_it_needs():
             "<span class='price'>¥128.00</span></body></html>")
     out = extract_product_fields(Document(html, "https://shop.example.cn/item/88"))
     assert out["sku"] == "TD-88" and out["price"] == "128"
+
+
+def test_kind_guess_and_repeat_extraction_share_one_document_safely():
+    # guess_kind and the extractor share leaves and records on the Document;
+    # the shared list must not grow (the byline author is added to a copy)
+    from scrapy_contentex.core.kind import guess_kind
+
+    for html in (BOOK, ZH_NO_JSONLD):
+        alone = extract_product_fields(Document(html, "https://shop.example/item/1"))
+        doc = Document(html, "https://shop.example/item/1")
+        guess_kind(doc)
+        first = extract_product_fields(doc)
+        second = extract_product_fields(doc)
+        assert first == alone == second
+    assert [p["name"] for p in second["additionalProperties"]].count("author") <= 1

@@ -26,6 +26,7 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import normalize_space, punct_count, token_count
+from .records import body_leaves
 from .structured import json_ld_objects, meta_tags, microdata_items, types_of
 
 PRODUCT_TYPES = frozenset(
@@ -118,7 +119,7 @@ _PRICE_LABEL_RE = re.compile(
 
 
 
-def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
+def _text_signals(leaves: list) -> tuple[bool, int, bool, bool, bool]:
     """Short-text evidence of a shop page, from one pass over the text leaves.
 
     A stock statement ("In stock", "缺货"), the number of identifier labels
@@ -128,9 +129,7 @@ def _text_signals(body: HtmlElement) -> tuple[bool, int, bool, bool, bool]:
     elements carry no telling class.
     """
     from .product import _stock_matches
-    from .records import text_leaves
 
-    leaves = text_leaves(body)
     # one scan for stock phrases (the phrase must be most of its text)
     stock = any(len(match.group(0)) >= 0.45 * len(leaf.strip())
                 for leaf, match in _stock_matches(leaves, 60))
@@ -160,16 +159,16 @@ _SHORT_PRICE_RE = re.compile(
 )
 
 
-def _record_area_labels(tree: HtmlElement) -> int:
+def _record_area_labels(doc: Document) -> int:
     """Dictionary-labelled pairs in the seed 000 record area (WVC + Viterbi walk).
 
     Spec lists (Brand:, 重量：, ISBN ...) make a record area; articles have at
     most a byline and a date there.
     """
-    from .records import container_for, extract_records
+    from .records import container_for, document_records
 
     container = container_for()
-    result = extract_records(tree)
+    result = document_records(doc)  # shared with the product extractor
     return sum(1 for p in result.properties if container.label_of(p["name"]) is not None)
 
 
@@ -210,7 +209,7 @@ def product_evidence(doc: Document) -> tuple[float, int]:
         if _PRICE_TEXT_RE.search(text):
             prices += 1
             break
-    stock, identifiers, price_label, short_cart, short_price = _text_signals(body)
+    stock, identifiers, price_label, short_cart, short_price = _text_signals(body_leaves(doc))
     if cart or short_cart:
         score += 1.25
         kinds += 1
@@ -223,7 +222,7 @@ def product_evidence(doc: Document) -> tuple[float, int]:
     if identifiers:
         score += 1.0 if identifiers < 3 else 1.5
         kinds += 1
-    if _record_area_labels(tree) >= 4:
+    if _record_area_labels(doc) >= 4:
         score += 1.0
         kinds += 1
     prose = _prose_tokens(body)

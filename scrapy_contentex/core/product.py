@@ -32,7 +32,7 @@ from lxml.html import HtmlElement
 from .document import Document
 from .lang import guess_language, normalize_space, token_count
 from .price import PageContext, context_from, currency_code, normalize_amount, parse_price
-from .records import RecordParams, extract_records, text_leaves
+from .records import RecordParams, body_leaves, document_records
 from .structured import (
     first_value,
     json_ld_objects,
@@ -960,9 +960,9 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     body = tree.find(".//body")
     if body is None:
         body = tree
-    leaves = text_leaves(body)
+    leaves = body_leaves(doc)  # shared with the kind guess
     params = RecordParams(extra_attributes=list(extra_attributes or []))
-    props = extract_records(tree, params, leaves).properties
+    props = list(document_records(doc, params).properties)  # a copy: an author may be added
     out["additionalProperties"] = props
     # Identifier pairs only fill gaps: with all four fields known the scan cannot change anything.
     missing = any(not out.get(k) for k in _LABEL_FIELDS)

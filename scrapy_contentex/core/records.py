@@ -683,3 +683,33 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
     if len(props) < params.min_pairs and area is not body:
         props = pairs_from(body, container, leaves)
     return RecordResult(area=area, path=path, properties=props)
+
+
+def body_leaves(doc) -> list:
+    """:func:`text_leaves` of a Document's ``<body>``, collected once per Document.
+
+    The kind guess and the product extractor both read the page's leaves
+    (``extract(kind="auto")`` runs both): they share one list, kept on the
+    Document next to the tree it points into. Treat it as read-only.
+    """
+    leaves = doc.__dict__.get("_contentex_body_leaves")
+    if leaves is None:
+        tree = doc.tree
+        body = tree.find(".//body")
+        leaves = text_leaves(body if body is not None else tree)
+        doc.__dict__["_contentex_body_leaves"] = leaves
+    return leaves
+
+
+def document_records(doc, params: RecordParams | None = None) -> RecordResult:
+    """:func:`extract_records` of a Document, computed once per Document and parameters.
+
+    The result is shared: callers that add to ``properties`` copy the list first.
+    """
+    params = params or RecordParams()
+    key = (tuple(params.extra_attributes), params.keep, params.min_pairs)
+    memo = doc.__dict__.setdefault("_contentex_records", {})
+    result = memo.get(key)
+    if result is None:
+        result = memo[key] = extract_records(doc.tree, params, body_leaves(doc))
+    return result
