@@ -555,14 +555,24 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     count = len(leaves)
     found = pairs.items
     lines: dict = {}
+    # most leaves are rejected by the remembered shape test: read its memo directly
+    shapes = container._shapes
+    could_be_label = container.could_be_label
     for i, leaf in enumerate(leaves):
-        if len(leaf) > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
+        size = len(leaf)
+        if size > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
             continue
         if len(found) >= _MAX_PAIRS:
             break  # no pair can be added any more: the rest of the page is not read
         delimited = ":" in leaf or "：" in leaf
-        if not delimited and (len(leaf) > 2 * _LABEL_MAX_CHARS or not container.could_be_label(leaf)):
-            continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
+        if not delimited:
+            if size > 2 * _LABEL_MAX_CHARS:
+                continue
+            shape = shapes.get(leaf)
+            if shape is None:
+                shape = could_be_label(leaf)
+            if not shape:
+                continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
         text = " ".join(leaf.split())
         match = _LABEL_VALUE_RE.match(text) if delimited else None
         if match and match.group(2):
