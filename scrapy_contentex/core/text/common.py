@@ -43,12 +43,32 @@ def block_text(
     tree was not cleaned); ``limit`` stops the walk after that many
     characters, so scanning the top of a huge page costs a bounded amount.
     """
+    text, _ = raw_block_text(element, skip=skip, limit=limit)
+    return clean_lines(text[:limit] if limit is not None else text)
+
+
+def raw_block_text(
+    element: HtmlElement,
+    skip: frozenset[str] = frozenset(),
+    limit: int | None = None,
+    max_elements: int | None = None,
+) -> tuple[str, bool]:
+    """The joined text pieces of ``element`` (``\\n`` at block edges, blanks as found).
+
+    Returns ``(text, complete)``: the walk stops, with ``complete`` False, once
+    more than ``limit`` characters or ``max_elements`` elements were seen, so
+    callers asking about many ancestors pay a bounded amount for each.
+    """
     parts: list[str] = []
     size = 0
+    seen = 0
     skipping = 0
     for event, node in etree.iterwalk(element, events=("start", "end")):
         tag = node.tag if isinstance(node.tag, str) else ""
         if event == "start":
+            seen += 1
+            if max_elements is not None and seen > max_elements:
+                return "".join(parts), False
             if tag in skip:
                 skipping += 1
             elif not skipping:
@@ -67,9 +87,8 @@ def block_text(
                     parts.append(node.tail)
                     size += len(node.tail)
         if limit is not None and size > limit:
-            break
-    text = "".join(parts)
-    return clean_lines(text[:limit] if limit is not None else text)
+            return "".join(parts), False
+    return "".join(parts), True
 
 
 def iter_depth(element: HtmlElement):

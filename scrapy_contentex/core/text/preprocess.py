@@ -28,7 +28,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE, token_count
-from .common import BLOCK_TAGS, NOISE_TAGS, strip_noise
+from .common import BLOCK_TAGS, NOISE_TAGS, raw_block_text, strip_noise
 
 # Form controls never hold content ("Ignoring Form tags", after CoreEx).
 FORM_CONTROL_TAGS = ("input", "select", "textarea", "button", "option", "optgroup", "datalist")
@@ -220,29 +220,8 @@ def _capped_text(el: HtmlElement) -> str | None:
     Stops as soon as the cap (characters or elements) is exceeded, so asking
     about every ancestor of a match costs a bounded amount each.
     """
-    parts: list[str] = []
-    size = 0
-    seen = 0
-    for event, node in etree.iterwalk(el, events=("start", "end")):
-        tag = node.tag if isinstance(node.tag, str) else ""
-        if event == "start":
-            seen += 1
-            if seen > _ELEMENT_CAP:
-                return None
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node.text and tag:
-                parts.append(node.text)
-                size += len(node.text)
-        else:
-            if tag in BLOCK_TAGS:
-                parts.append("\n")
-            if node is not el and node.tail:
-                parts.append(node.tail)
-                size += len(node.tail)
-        if size > _TEXT_CAP:
-            return None
-    return "".join(parts)
+    text, complete = raw_block_text(el, limit=_TEXT_CAP, max_elements=_ELEMENT_CAP)
+    return text if complete else None
 
 
 def remove_statements(tree: HtmlElement, max_tokens: int = STATEMENT_MAX_TOKENS) -> HtmlElement:
