@@ -96,6 +96,15 @@ _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}
 _MEMO_SIZE = 50_000
 
 
+def _remember(memo: dict, key: str, value):
+    """Store ``value`` under a plain str key (a smart string would keep its tree
+    alive) in a memo that is emptied when full, so memory stays bounded."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[str(key)] = value
+    return value
+
+
 @dataclass
 class RecordParams:
     """Tunable parts of the records method.
@@ -156,11 +165,7 @@ class CharacteristicContainer:
             return self._labels[text]
         except KeyError:
             pass
-        label = self._label_of(text)
-        if len(self._labels) >= _MEMO_SIZE:
-            self._labels.clear()
-        self._labels[str(text)] = label
-        return label
+        return _remember(self._labels, text, self._label_of(text))
 
     def _label_of(self, text: str) -> str | None:
         head = text
@@ -205,11 +210,7 @@ class CharacteristicContainer:
             return self._shapes[head]
         except KeyError:
             pass
-        shape = self._label_shape(head)
-        if len(self._shapes) >= _MEMO_SIZE:
-            self._shapes.clear()
-        self._shapes[str(head)] = shape
-        return shape
+        return _remember(self._shapes, head, self._label_shape(head))
 
     def _label_shape(self, head: str) -> bool:
         # Necessary condition first, on one character: the last word, without
@@ -339,10 +340,7 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
             continue  # no delimiter, too long for a label or a label cell: nothing to count
         found = memo.get(leaf)
         if found is None:
-            found = tuple(characteristics(leaf))
-            if len(memo) >= _MEMO_SIZE:
-                memo.clear()
-            memo[str(leaf)] = found  # a plain str key keeps no tree alive
+            found = _remember(memo, leaf, tuple(characteristics(leaf)))
         owner = None
         if size <= 60:
             # the structural label (dt, name cell) needs the element; longer texts
