@@ -42,6 +42,7 @@ from .structured import (
     types_of,
 )
 from .text.common import BLOCK_TAGS
+from .title import extract_title
 
 PRODUCT_TYPES = frozenset(
     "Product ProductGroup ProductModel IndividualProduct SomeProducts Book Vehicle Car "
@@ -856,15 +857,7 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
         for prop in props:
             if prop["name"].lower() in _NAME_LABELS and token_count(prop["value"]) <= 40:
                 return prop["value"]
-    try:
-        from .title import extract_title
-    except ImportError:  # pragma: no cover - title module is optional
-        extract_title = None
-    if extract_title is not None:
-        title = extract_title(doc)
-        if title:
-            return title
-    return refs[0] if refs else None
+    return extract_title(doc) or (refs[0] if refs else None)
 
 
 # ---------------------------------------------------------------------------

@@ -391,3 +391,12 @@ def extract_title(doc: Document) -> str | None:
     if candidates:
         return min(candidates, key=lambda c: c[0])[1]
     return None
+
+
+def title_text(doc: Document) -> str:
+    """The headline, else the raw ``<title>`` text: what seeds 000 and 002 compare with."""
+    title = extract_title(doc)
+    if title:
+        return title
+    element = doc.tree.find(".//title")
+    return normalize_space(element.text_content()) if element is not None else ""

@@ -38,11 +38,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 from itertools import accumulate
 
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
+from .preprocess import is_statement
 from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams
 
 
@@ -379,7 +379,7 @@ def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
                 and _META_LABEL_RE.search(low) and _meta_line(low)):
             continue
         if (n <= prm.statement_max_tokens and _STATEMENT_HINT_RE.search(low)
-                and _statement(line)):
+                and is_statement(line)):
             continue
         if n <= 8 and prm.ui_labels and low in _UI_LABELS:
             continue
@@ -413,24 +413,6 @@ def _meta_line(line: str) -> bool:
     pairs = _META_LABEL_RE.findall(line)
     sentence_marks = sum(line.count(c) for c in "。！？!?")
     return bool(pairs) and sentence_marks == 0 and (len(pairs) >= 2 or len(line) <= 60)
-
-
-@lru_cache(maxsize=1)
-def _statement_test():
-    """preprocess.is_statement when that module loads, else a local fallback."""
-    try:
-        from .preprocess import is_statement
-    except Exception:  # noqa: BLE001 - a broken helper module must not break extraction
-        return lambda line: bool(_COPYRIGHT_RE.search(line.lower())) and len(TOKEN_RE.findall(line)) <= 36
-    return is_statement
-
-
-def _statement(line: str) -> bool:
-    """Copyright and disclaimer statements (seed 001), via the shared preprocessor."""
-    try:
-        return bool(_statement_test()(line))
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def _is_timestamp(line: str) -> bool:

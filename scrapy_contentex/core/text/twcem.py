@@ -39,6 +39,7 @@ from lxml.html import HtmlElement
 
 from ..document import Document
 from ..lang import TOKEN_RE, is_punct, normalize_space, tokens
+from ..title import title_text
 from .common import BLOCK_TAGS, build_params
 from .preprocess import body_of, main_region, preprocess
 
@@ -74,17 +75,8 @@ class Params:
 
 
 def page_title(doc: Document) -> str:
-    """The page's title: the shared title extractor when present, else ``<title>``."""
-    try:
-        from ..title import extract_title
-    except ImportError:
-        extract_title = None
-    if extract_title is not None:
-        title = extract_title(doc)
-        if title:
-            return title
-    el = doc.tree.find(".//title")
-    return normalize_space(el.text_content()) if el is not None else ""
+    """The page's title (seed 002's title step, shared with the headline)."""
+    return title_text(doc)
 
 
 def ctext_rows(root: HtmlElement) -> list[tuple[str, float]]:

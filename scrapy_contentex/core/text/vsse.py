@@ -42,6 +42,7 @@ from ..document import Document
 from ..keywords import hamming, local_tfidf, simhash, words
 from ..lang import PUNCT_CHARS, TOKEN_RE, is_punct, normalize_space
 from ..structured import meta_tags
+from ..title import title_text
 from .common import BLOCK_TAGS, block_text, build_params, strip_noise
 
 _BLOCKS = BLOCK_TAGS - {"br"}
@@ -343,17 +344,9 @@ def prune_link_blocks(area: HtmlElement, max_link_share: float) -> None:
 
 def page_summary(doc: Document) -> str:
     """Title + meta description: the text the paragraphs are compared with (section 4.4)."""
-    try:
-        from ..title import extract_title
-    except ImportError:  # pragma: no cover - title module missing
-        extract_title = None
-    title = extract_title(doc) if extract_title else None
-    if not title:
-        element = doc.tree.find(".//title")
-        title = element.text_content() if element is not None else ""
     meta = meta_tags(doc.tree)
     description = meta.get("description") or meta.get("og:description") or ""
-    return normalize_space(f"{title or ''} {description}")
+    return normalize_space(f"{title_text(doc)} {description}")
 
 
 def refine(paragraphs: list[str], summary: str, p: Params) -> list[str]:
