@@ -344,3 +344,38 @@ def test_kind_guess_and_repeat_extraction_share_one_document_safely():
         second = extract_product_fields(doc)
         assert first == alone == second
     assert [p["name"] for p in second["additionalProperties"]].count("author") <= 1
+
+
+def _author_of(page: str) -> str | None:
+    props = extract_product_fields(Document(page, "http://shop.example/b/1"))["additionalProperties"]
+    return next((p["value"] for p in props if p["name"] == "author"), None)
+
+
+BOOK_DETAILS = ("<ul><li><b>Publisher:</b> Example Press (June 5, 2010)</li>"
+                "<li><b>ISBN-13:</b> 978-1234567897</li><li><b>Pages:</b> 320</li></ul>")
+
+
+def test_book_author_from_a_role_after_the_name():
+    page = f"<html><body><h1>A Book</h1><a href='/x'>Jane Roe</a> (Author)<div>{BOOK_DETAILS}</div></body></html>"
+    assert _author_of(page) == "Jane Roe"
+
+
+def test_book_author_after_by_with_a_colon_or_a_role():
+    page = f"<html><body><h1>A Book</h1><p>By: <a href='/a'>Jane Roe</a></p>{BOOK_DETAILS}</body></html>"
+    assert _author_of(page) == "Jane Roe"
+    page = f"<html><body><h1>A Book</h1><p>By (author) <a href='/a'>Jane Roe</a></p>{BOOK_DETAILS}</body></html>"
+    assert _author_of(page) == "Jane Roe"
+
+
+def test_book_author_from_an_element_marked_author():
+    page = f"<html><body><h1>A Book</h1><h3 id='bookAuthor'>Jane Roe</h3>{BOOK_DETAILS}</body></html>"
+    assert _author_of(page) == "Jane Roe"
+    long_bio = "Jane Roe was born in a small town and wrote many books about the sea and ships. " * 3
+    page = f"<html><body><h1>A Book</h1><div class='author-bio'>{long_bio}</div>{BOOK_DETAILS}</body></html>"
+    assert _author_of(page) is None
+
+
+def test_chinese_qualified_isbn_label_gives_the_gtin():
+    page = ("<html><body><h1>示例图书</h1><ul><li>作者：张三</li><li>出版社：示例出版社</li>"
+            "<li>国际标准书号ISBN：9787000000001</li></ul></body></html>")
+    assert extract_product_fields(Document(page))["gtin"] == "9787000000001"

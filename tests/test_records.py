@@ -206,3 +206,39 @@ def test_block_text_is_read_only_up_to_the_limit():
     small = _by_id(tree, "s")
     assert _short_text(small, 340) == small.text_content() == "Brand: Acme Co"
     assert _short_text(_by_id(tree, "b"), 340) is None
+
+
+# A Chinese book page whose labels are padded to align ("开　本") or qualified
+# without a space ("国际标准书号ISBN"), next to a price table's header row.
+CHINESE_SPACED = """<html><body>
+<div class="nav"><a href="/">首页</a><a href="/book">图书</a></div>
+<h1>示例图书</h1>
+<div class="info"><span>作者:<a href="/a">张三</a></span><span>出版社:<a href="/p">示例出版社</a></span></div>
+<ul class="key"><li>开 本：16开</li><li>纸 张：胶版纸</li><li>国际标准书号ISBN：9787000000001</li></ul>
+<table><tr><th>卖家</th><th>价格</th></tr><tr><td>一号店</td><td>¥23.00</td></tr></table>
+</body></html>"""
+
+
+def test_chinese_labels_padded_with_spaces_or_qualified_are_dictionary_names():
+    container = CharacteristicContainer()
+    assert container.label_of("开 本：16开") == "开本"
+    assert container.label_of("国际标准书号ISBN：9787000000001") == "isbn"
+    assert container.label_of("图书品牌") == "品牌"
+    assert container.label_of("联系我们") is None
+
+
+def test_chinese_pairs_keep_long_labels_and_drop_alignment_spaces():
+    pairs = {p["name"]: p["value"] for p in extract_records(parse_html(CHINESE_SPACED)).properties}
+    assert pairs["开本"] == "16开"
+    assert pairs["国际标准书号ISBN"] == "9787000000001"
+    assert "开 本" not in pairs
+
+
+def test_header_row_is_not_a_pair():
+    page = """<html><body><table>
+    <tr><th>Seller</th><th>Price</th></tr><tr><td>Books Ltd</td><td>12.00</td></tr></table>
+    <ul><li>Publisher: Example Press</li><li>ISBN: 9781234567897</li></ul></body></html>"""
+    tree = parse_html(page)
+    pairs = {p["name"]: p["value"] for p in pairs_from(tree.find("body"), CharacteristicContainer())}
+    assert "Seller" not in pairs and "Price" not in pairs  # column names, not name/value
+    assert pairs["Publisher"] == "Example Press"

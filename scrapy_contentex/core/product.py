@@ -30,7 +30,7 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .document import Document
-from .lang import guess_language, normalize_space, token_count
+from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .price import PageContext, context_from, currency_code, normalize_amount, parse_price
 from .records import RecordParams, body_leaves, document_records
 from .structured import (
@@ -126,11 +126,17 @@ _REGULAR_WORD_RE = re.compile(
 )
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
 _AMOUNT_RE = re.compile(r"\d")
-_BYLINE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)\s+(.{2,80})$", re.I)
+# "by Jane Doe", "By: Jane Doe", "By (author) Jane Doe", "作者：刘慈欣"
+_BYLINE_HEAD = (r"(?:(?:by|von|par|por|di|door|av)\b|作者)\s*[:：]?\s*"
+                r"(?:\((?:author|editor|autor|auteur|autore|illustrator|translator)\)\s*)?")
+_BYLINE_RE = re.compile(rf"^{_BYLINE_HEAD}([^\s(].{{1,79}})$", re.I)
 # Labels that make a record a book's, so a "by X" line is its author (not a brand).
 _BOOK_LABEL_RE = re.compile(r"isbn|publisher|出版|page count|pages|页数|頁數|binding|装帧|verlag|éditeur|editorial", re.I)
 _BYLINE_START_RE = re.compile(r"\s*(?:by|von|par|por|di|door|av|作者)\b", re.I)
-_BYLINE_ALONE_RE = re.compile(r"^(?:by|von|par|por|di|door|av|作者[:：]?)$", re.I)
+_BYLINE_ALONE_RE = re.compile(rf"^{_BYLINE_HEAD}$", re.I)
+# "Jane Doe (Author)": the role after the name, in one text or in the next one
+_ROLE_RE = re.compile(r"^(.{2,80}?)\s*\((?:author|autor|auteur|autore|editor)\)[\s,;]*$", re.I)
+_ROLE_ALONE_RE = re.compile(r"^\s*\((?:author|autor|auteur|autore|editor)\)[\s,;]*$", re.I)
 
 # Every microdata/RDFa item opens with one of these attributes. A case-insensitive
 # regex over the page cost more (2 ms) than the walk it guards; plain substring
@@ -641,6 +647,13 @@ def _label_field(name: str) -> tuple[str, int] | None:
     hit = _LABEL_INDEX.get(key)
     if hit is not None:
         return hit
+    if " " not in key and CJK_RE.search(key):
+        # "国际标准书号ISBN", "商品货号": qualifying characters, then a label
+        for start in range(1, len(key) - 1):
+            hit = _LABEL_INDEX.get(key[start:])
+            if hit is not None:
+                return hit[0], hit[1] + 100
+        return None
     words = key.split()
     if not 1 < len(words) <= 5:
         return None
@@ -751,8 +764,13 @@ def _byline(leaves: list) -> str | None:
     Handles the author inline ("by Jane Doe") and in a following element
     ("by <a>Jane Doe</a>").
     """
-    for leaf in leaves:
-        if len(leaf) > 100 or not _BYLINE_START_RE.match(leaf):
+    for index, leaf in enumerate(leaves):
+        if len(leaf) > 100:
+            continue
+        if not _BYLINE_START_RE.match(leaf):
+            role = _role_byline(leaves, index) if "(" in leaf else None
+            if role:
+                return role
             continue
         line = normalize_space(leaf)
         match = _BYLINE_RE.match(line)
@@ -766,6 +784,40 @@ def _byline(leaves: list) -> str | None:
         if names and token_count(names) <= 30:
             return names
     return None
+
+
+# An element the page marks as the author's: itemprop/class/id "author" in any case.
+_AUTHOR_MARKED = lxml_etree.XPath(
+    ".//*[@itemprop='author' or contains(translate(@class, 'AUTHOR', 'author'), 'author')"
+    " or contains(translate(@id, 'AUTHOR', 'author'), 'author')]")
+
+
+def _marked_author(body: HtmlElement) -> str | None:
+    """The short text of the first element marked "author" (``<h3 id="bookAuthor">``).
+
+    Bios and author sections are long: only a name-sized text counts.
+    """
+    for el in _AUTHOR_MARKED(body)[:20]:
+        text = normalize_space(el.text_content())
+        match = _BYLINE_RE.match(text)
+        name = (match.group(1) if match else text).strip(" ,;:")
+        if 2 <= len(name) <= 80 and 0 < token_count(name) <= 8 and ":" not in name and "：" not in name:
+            return name
+    return None
+
+
+def _role_byline(leaves: list, index: int) -> str | None:
+    """The name before an "(Author)" role: "Jane Doe (Author)" or "<a>Jane Doe</a> (Author)"."""
+    line = normalize_space(leaves[index])
+    match = _ROLE_RE.match(line)
+    if match:
+        name = match.group(1)
+    elif _ROLE_ALONE_RE.match(line) and index > 0:
+        name = normalize_space(leaves[index - 1])
+    else:
+        return None
+    name = name.strip(" ,;:")
+    return name if 0 < token_count(name) <= 8 and len(name) <= 80 else None
 
 
 def _inline_run(el: HtmlElement | None, limit: int = 200) -> str:
@@ -979,7 +1031,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
         "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
-        author = _byline(leaves)
+        author = _byline(leaves) or _marked_author(body)
         if author:
             props.append({"name": "author", "value": author})
     return _finish(out)

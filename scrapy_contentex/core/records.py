@@ -82,6 +82,7 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
 )
 
 _LABEL_MAX_TOKENS = 6
+_LABEL_MAX_TOKENS_HAN = 10  # Chinese/Japanese labels: no spaces, a character per token
 _LABEL_MAX_CHARS = 40
 _VALUE_MAX_CHARS = 300
 _MAX_PAIRS = 200
@@ -91,6 +92,10 @@ _SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
+# Han characters: Chinese and Japanese labels, written without spaces
+_HAN = "\u3400-\u9fff\uf900-\ufaff"
+_HAN_RE = re.compile(f"[{_HAN}]")
+_SPACED_CJK_RE = re.compile(f"[{_HAN}](?: [{_HAN}])+")
 
 
 _MEMO_SIZE = 50_000
@@ -178,12 +183,28 @@ class CharacteristicContainer:
         key = clean_name(head).lower()
         if key in self.index:
             return key
+        if _HAN_RE.search(key):
+            return self._cjk_label(key)
         words = key.split()
         if 1 < len(words) <= 3:
             for start in range(1, len(words)):
                 tail = " ".join(words[start:])
                 if tail in self.index:
                     return tail
+        return None
+
+    def _cjk_label(self, key: str) -> str | None:
+        """A Chinese label: "开 本" is 开本 spaced out to align a column, and
+        "国际标准书号ISBN" or "图书品牌" end with a dictionary name (of two or
+        more characters) after qualifying characters, with no space between."""
+        compact = key.replace(" ", "")
+        if len(compact) > 16:
+            return None
+        if compact in self.index:
+            return compact
+        for start in range(1, len(compact) - 1):
+            if compact[start:] in self.index:
+                return compact[start:]
         return None
 
     def characteristics(self, text: str, label_cell: bool = False) -> list[int]:
@@ -451,7 +472,9 @@ def _ok_name(name: str) -> bool:
     A final '.' is allowed on short names ("Item no.", "Art.-Nr.").
     """
     tokens = token_count(name)
-    if not name or len(name) > _LABEL_MAX_CHARS or tokens > _LABEL_MAX_TOKENS or tokens == 0:
+    # a CJK character is a token: "国际标准书号ISBN" is one label of 7
+    limit = _LABEL_MAX_TOKENS_HAN if _HAN_RE.search(name) else _LABEL_MAX_TOKENS
+    if not name or len(name) > _LABEL_MAX_CHARS or tokens > limit or tokens == 0:
         return False
     # "Pub. Date" and "No. of pages" are labels; "Great value. Buy it" is not.
     if (tokens >= 4 and _SENTENCE_BREAK_RE.search(name)) or name.endswith(("!", "?", "。", "！", "？")):
@@ -486,6 +509,8 @@ class _Pairs:
 
     def add(self, name: str, value: str) -> None:
         name = clean_name(name)
+        if " " in name and _SPACED_CJK_RE.fullmatch(name):
+            name = name.replace(" ", "")  # "开 本" -> "开本"
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
             return
@@ -503,7 +528,8 @@ def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
         if count > 2000:
             break
         cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
-        if len(cells) == 2:
+        # a row of th only is a header row, column names ("Seller | Price"), not a pair
+        if len(cells) == 2 and not (cells[0].tag == "th" and cells[1].tag == "th"):
             pairs.add(_text(cells[0]), _text(cells[1]))
 
 
@@ -586,6 +612,8 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
             owner = owner.getparent()
             if owner is None:
                 continue
+        if owner.tag == "th" and _header_cell(owner):
+            continue  # a column name: its values are in the rows below, not next to it
         name = match.group(1) if match else text
         rest = _rest_of_block(owner, text, lines)
         if rest:
@@ -596,6 +624,12 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
             continue
         if _near(owner, leaves[i + 1]):
             pairs.add(name, value)
+
+
+def _header_cell(cell: HtmlElement) -> bool:
+    """A th in a row of th only: a table's header row."""
+    row = cell.getparent()
+    return row is not None and all(c.tag == "th" for c in row if isinstance(c.tag, str))
 
 
 _INLINE_TAGS = frozenset("a abbr b bdi em font i label small span strong sup sub u".split())
