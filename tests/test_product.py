@@ -379,3 +379,26 @@ def test_chinese_qualified_isbn_label_gives_the_gtin():
     page = ("<html><body><h1>示例图书</h1><ul><li>作者：张三</li><li>出版社：示例出版社</li>"
             "<li>国际标准书号ISBN：9787000000001</li></ul></body></html>")
     assert extract_product_fields(Document(page))["gtin"] == "9787000000001"
+
+
+def _name_of(page: str) -> str | None:
+    return extract_product_fields(Document(page))["name"]
+
+
+def test_name_drops_a_format_the_title_does_not_repeat():
+    page = ("<html><head><title>Shop.com: The Winter Garden (9780312364137): Jane Roe: Books</title></head>"
+            "<body><h1>The Winter Garden <span>(Hardcover)</span></h1></body></html>")
+    assert _name_of(page) == "The Winter Garden"
+
+
+def test_name_keeps_a_hyphen_glued_to_the_model():
+    page = ("<html><head><title>Acme Drill GSR 12V | Toolshop</title></head>"
+            "<body><h1>Acme Drill GSR 12V-15</h1></body></html>")
+    assert _name_of(page) == "Acme Drill GSR 12V-15"
+
+
+def test_name_is_the_title_part_shown_alone_on_a_page_without_headings():
+    page = ("<html><head><title>Example Store: A Quiet Heart</title></head><body>"
+            "<table><tr><td><font size='4'><b>A Quiet Heart</b></font></td></tr></table>"
+            "<p>Format: Paperback</p></body></html>")
+    assert _name_of(page) == "A Quiet Heart"

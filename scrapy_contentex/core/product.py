@@ -841,6 +841,7 @@ def _inline_run(el: HtmlElement | None, limit: int = 200) -> str:
 
 
 _QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
+_QUALIFIER_OPEN = " " + "".join(_QUALIFIER_START)
 
 
 def _prefix_in(text: str, ref: str) -> int:
@@ -869,7 +870,7 @@ _NAME_LABELS = ("product name", "goods name", "item name", "商品名称", "商�
 
 
 def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]] | None = None,
-                    meta: dict[str, str] | None = None) -> str | None:
+                    meta: dict[str, str] | None = None, leaves: list | None = None) -> str | None:
     """The product name shown as a heading, trimmed to the part the <title> agrees on.
 
     Shops decorate both: the <title> with the site name and sometimes an
@@ -899,8 +900,13 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
             before = ref[:ref.lower().find(text[:n].lower())].rstrip()
             rank = (not before or before[-1] in ":：|-–—»›/", n)
             if best is None or rank > best[0]:
-                rest = text[n:].strip()
-                cut = text[:n].strip() if rest and rest.startswith(_QUALIFIER_START) else text
+                # the shared prefix may end on the qualifier's opening: "Name (" of
+                # "Name (Hardcover)" against "Name (978...)"
+                head = text[:n].rstrip(_QUALIFIER_OPEN)
+                rest = text[len(head):].strip()
+                # a hyphen or slash glued to the word before is the name's own ("GSR 12V-15")
+                glued = rest[:1] in ("-", "–", "/") and not text[len(head):len(head) + 1].isspace()
+                cut = head.strip() if head.strip() and rest.startswith(_QUALIFIER_START) and not glued else text
                 best = (rank, cut)
     if best is not None and token_count(best[1]) > 0:
         return best[1]
@@ -909,7 +915,27 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
         for prop in props:
             if prop["name"].lower() in _NAME_LABELS and token_count(prop["value"]) <= 40:
                 return prop["value"]
-    return extract_title(doc) or (refs[0] if refs else None)
+    shown = _shown_title_part(refs[0], leaves) if refs and leaves else None
+    return shown or extract_title(doc) or (refs[0] if refs else None)
+
+
+_TITLE_PART_SPLIT_RE = re.compile(r"\s+[|\-–—»/]\s+|[:：|｜]\s*")
+
+
+def _shown_title_part(title: str, leaves: list) -> str | None:
+    """The one part of a "Shop: Name" title the page shows as a text of its own.
+
+    Old-style shop pages set the name in bold or a font tag, no heading; the
+    site's part of the title is usually not a text of the page. Two or more
+    parts shown: undecided (None).
+    """
+    parts = [p.strip() for p in _TITLE_PART_SPLIT_RE.split(title) if p and p.strip()]
+    if len(parts) < 2:
+        return None
+    wanted = {p.lower(): p for p in parts if token_count(p) > 0}
+    found = {low for leaf in leaves[:3000] if len(leaf) <= 200
+             and (low := " ".join(leaf.split()).lower()) in wanted}
+    return wanted[found.pop()] if len(found) == 1 else None
 
 
 # ---------------------------------------------------------------------------
@@ -1025,7 +1051,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         # that was looked for above. Price without any stock word: in stock.
         out["availability"] = "InStock"
     if not out["name"]:
-        out["name"] = _name_from_page(doc, tree, props, meta)
+        out["name"] = _name_from_page(doc, tree, props, meta, leaves)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
