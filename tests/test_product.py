@@ -402,3 +402,12 @@ def test_name_is_the_title_part_shown_alone_on_a_page_without_headings():
             "<table><tr><td><font size='4'><b>A Quiet Heart</b></font></td></tr></table>"
             "<p>Format: Paperback</p></body></html>")
     assert _name_of(page) == "A Quiet Heart"
+
+
+def test_japanese_spec_table_fills_brand_mpn_and_gtin():
+    page = ("<html lang='ja'><body><h1>イヤホン X1</h1><span class='price'>12,800円</span>"
+            "<table><tr><th>メーカー</th><td>サンプル電機</td><th>型番</th><td>WX1-BK</td></tr>"
+            "<tr><th>重量</th><td>5.2g</td><th>JANコード</th><td>4901234567894</td></tr></table></body></html>")
+    out = extract_product_fields(Document(page, "https://shop.example.jp/p/1"))
+    assert (out["brand"], out["mpn"], out["gtin"]) == ("サンプル電機", "WX1-BK", "4901234567894")
+    assert (out["price"], out["currency"]) == ("12800", "JPY")

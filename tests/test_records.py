@@ -242,3 +242,34 @@ def test_header_row_is_not_a_pair():
     pairs = {p["name"]: p["value"] for p in pairs_from(tree.find("body"), CharacteristicContainer())}
     assert "Seller" not in pairs and "Price" not in pairs  # column names, not name/value
     assert pairs["Publisher"] == "Example Press"
+
+
+def _pairs_of(page: str) -> dict[str, str]:
+    return {p["name"]: p["value"] for p in extract_records(parse_html(page)).properties}
+
+
+def test_div_rows_of_a_spec_list_are_read_whole_once_two_rows_open_with_a_dictionary_name():
+    rows = "".join(f"<div class='r'><div class='n'>{n}</div><div class='v'>{v}</div></div>"
+                   for n, v in (("Brand", "Outdoor Co"), ("Weight", "290 g"), ("Drop", "8 mm"),
+                                ("Article number", "TR3-4410")))
+    page = f"<html><body><nav><a>Home</a><a>Shoes</a></nav><h1>Trail Runner</h1><div>{rows}</div></body></html>"
+    pairs = _pairs_of(page)
+    assert pairs["Drop"] == "8 mm" and pairs["Article number"] == "TR3-4410" and pairs["Brand"] == "Outdoor Co"
+
+
+def test_two_column_rows_without_dictionary_names_are_not_pairs():
+    rows = "".join(f"<li><a href='/{i}'>Story {i}</a><span>{i} comments</span></li>" for i in range(5))
+    page = f"<html><body><ul>{rows}</ul><p>Weight: 2 kg</p></body></html>"
+    assert "Story 1" not in _pairs_of(page)
+
+
+def test_table_rows_with_two_pairs_each():
+    page = ("<html><body><table><tr><th>メーカー</th><td>サンプル電機</td><th>型番</th><td>WX1-BK</td></tr>"
+            "<tr><th>重量</th><td>5.2g</td><th>JANコード</th><td>4901234567894</td></tr></table></body></html>")
+    assert _pairs_of(page) == {"メーカー": "サンプル電機", "型番": "WX1-BK", "重量": "5.2g",
+                               "JANコード": "4901234567894"}
+
+
+def test_a_question_is_not_a_label():
+    page = "<html><body><ul><li>Brand: Acme</li><li>Weight: 2 kg</li></ul><p>Questions? Call us: 0800 123</p></body></html>"
+    assert "Questions? Call us" not in _pairs_of(page)

@@ -95,14 +95,14 @@ _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
             "商品编码", "商品货号", "商品代码", "código", "código do produto", "id produto",
             "codice", "codice articolo", "numero oggetto", "numéro de l'objet", "kod produktu",
             "šifra", "kód", "cod produs", "код", "код товара", "артикул", "상품번호", "référence",
-            "ref", "ref.", "item"),
+            "ref", "ref.", "item", "品番"),
     "mpn": ("mpn", "manufacturer part number", "part number", "model number",
-            "item model number", "herstellernummer", "référence fabricant"),
+            "item model number", "herstellernummer", "référence fabricant", "型番", "모델명"),
     "gtin": ("gtin", "gtin13", "gtin-13", "ean", "ean13", "ean-13", "upc", "isbn-13", "isbn13",
-             "isbn", "barcode", "条形码", "条码"),
+             "isbn", "barcode", "条形码", "条码", "jan", "janコード", "jan code"),
     "brand": ("brand", "品牌", "marke", "marque", "marca", "brand name", "manufacturer",
               "hersteller", "fabricant", "fabricante", "produttore", "producent", "výrobca",
-              "proizvođač", "бренд", "производитель", "브랜드", "ブランド"),
+              "proizvođač", "бренд", "производитель", "브랜드", "ブランド", "メーカー", "제조사"),
 }
 # "SKU MKI6IKW1N4", "Item #418295": an identifier label and its code in one text.
 _ID_TEXT_RE = re.compile(

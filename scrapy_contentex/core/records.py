@@ -79,6 +79,10 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
     "marke", "hersteller", "gewicht", "farbe", "größe", "abmessungen", "artikelnummer",
     "marque", "poids", "couleur", "taille", "référence", "marca", "peso", "tamaño",
     "referencia", "colore", "taglia", "cor", "tamanho",
+    # ja / ko
+    "メーカー", "ブランド", "型番", "品番", "商品名", "価格", "重さ", "重量", "サイズ", "カラー", "素材",
+    "原産国", "jan", "janコード", "jan code", "브랜드", "제조사", "모델명", "원산지", "무게", "색상",
+    "크기", "재질", "가격",
 )
 
 _LABEL_MAX_TOKENS = 6
@@ -89,6 +93,7 @@ _MAX_PAIRS = 200
 # Delimiters, bullets and brackets around a label: "• Brand:", "〈商品編號：".
 _NAME_STRIP = " :：-–—•·*|∣｜>»›〈〉《》【】[]()（）"
 _SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
+_QUESTION_BREAK_RE = re.compile(r"[!?！？]\s")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 _DELIM_CLASS = "".join(re.escape(d) for d in DELIMITERS)
 _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}?)\s*[{_DELIM_CLASS}]\s*(.*)$")
@@ -476,6 +481,8 @@ def _ok_name(name: str) -> bool:
     limit = _LABEL_MAX_TOKENS_HAN if _HAN_RE.search(name) else _LABEL_MAX_TOKENS
     if not name or len(name) > _LABEL_MAX_CHARS or tokens > limit or tokens == 0:
         return False
+    if _QUESTION_BREAK_RE.search(name):
+        return False  # "Questions? Call us": a sentence, however short
     # "Pub. Date" and "No. of pages" are labels; "Great value. Buy it" is not.
     if (tokens >= 4 and _SENTENCE_BREAK_RE.search(name)) or name.endswith(("!", "?", "。", "！", "？")):
         return False
@@ -531,6 +538,11 @@ def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
         # a row of th only is a header row, column names ("Seller | Price"), not a pair
         if len(cells) == 2 and not (cells[0].tag == "th" and cells[1].tag == "th"):
             pairs.add(_text(cells[0]), _text(cells[1]))
+        elif len(cells) >= 4 and len(cells) % 2 == 0 and all(
+                c.tag == ("th" if i % 2 == 0 else "td") for i, c in enumerate(cells)):
+            # th td th td: a spec table with two pairs a row ("Maker | X | Model | Y")
+            for i in range(0, len(cells), 2):
+                pairs.add(_text(cells[i]), _text(cells[i + 1]))
 
 
 def _dl_pairs(area: HtmlElement, pairs: _Pairs) -> None:
@@ -544,6 +556,46 @@ def _dl_pairs(area: HtmlElement, pairs: _Pairs) -> None:
             elif child.tag == "dd" and name:
                 pairs.add(name, _text(child))
                 name = None
+
+
+def _two_cells(row: HtmlElement) -> tuple[HtmlElement, HtmlElement] | None:
+    """A row of exactly two element children (a name cell and a value cell)."""
+    cells = [c for c in row if isinstance(c.tag, str)]
+    return (cells[0], cells[1]) if len(cells) == 2 else None
+
+
+def _row_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) -> None:
+    """Spec lists built of two-cell rows that are not tables:
+    ``<div class=row><div>Brand</div><div>Acme</div></div>`` repeated.
+
+    A group (the rows' parent) counts when at least two of its rows open with
+    a dictionary name; then every row of the same tag and shape is a pair,
+    so "Drop | 8 mm" is read beside "Brand | Acme" and "Weight | 290 g".
+    """
+    groups: dict[HtmlElement, tuple[str, int]] = {}
+    for leaf in leaves:
+        if len(leaf) > _LABEL_MAX_CHARS or not container.is_attribute(" ".join(leaf.split())):
+            continue
+        cell = _owner(leaf)
+        row = cell.getparent() if cell is not None else None
+        group = row.getparent() if row is not None else None
+        if group is None or row.tag in ("tr", "dl", "body") or _two_cells(row) is None:
+            continue
+        if _two_cells(row)[0] is not cell:
+            continue
+        tag, seen = groups.get(group, (row.tag, 0))
+        if tag == row.tag:
+            groups[group] = (tag, seen + 1)
+    for group, (tag, seen) in groups.items():
+        if seen < 2:
+            continue
+        for row in group:
+            cells = _two_cells(row) if row.tag == tag else None
+            if cells is not None:
+                name = _short_text(cells[0], _LABEL_MAX_CHARS + 20)
+                value = _short_text(cells[1], _VALUE_MAX_CHARS + 50)
+                if name is not None and value is not None:
+                    pairs.add(name, value)
 
 
 def _near(label_owner: HtmlElement, value_leaf) -> bool:
@@ -689,9 +741,12 @@ def pairs_from(area: HtmlElement, container: CharacteristicContainer,
                leaves: list | None = None) -> list[dict[str, str]]:
     """Attribute/value pairs of an area, structural patterns first, then text leaves."""
     pairs = _Pairs()
+    if leaves is None:
+        leaves = text_leaves(area)
     _table_pairs(area, pairs)
     _dl_pairs(area, pairs)
-    _leaf_pairs(leaves if leaves is not None else text_leaves(area), pairs, container)
+    _row_pairs(leaves, pairs, container)
+    _leaf_pairs(leaves, pairs, container)
     return pairs.items
 
 
