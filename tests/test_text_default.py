@@ -670,3 +670,19 @@ def test_chinese_bodies_sharing_a_first_class_word_are_one_thread():
     for expected in [question[0], *answers]:
         assert expected in text
     assert answers[0] not in extract(doc, loose_repeat=False)
+
+
+def test_site_announcement_box_above_a_thread_is_not_the_text():
+    notice = ("<div class='alert alert-info'><h4>Version 6.3 released</h4><p>The team has announced the "
+              "arrival of version 6.3, which is now available for download. This version addresses most of "
+              "the issues that were discovered in the last releases, and we thank every tester for the "
+              "many reports, fixes and translations sent during the development stages.</p></div>")
+    question = ("<div class='kmsg'>Hi, I get an error on the statistics page after the update. The page "
+                "says the return value must be of type array. Any tips and solution?</div>")
+    reply = "<div class='kmsg'>Hello, I will check it, but I could not reproduce it here yet.</div>"
+    page = (f"<html><head><title>Statistics bug</title></head><body>{notice}<h1>Statistics bug</h1>"
+            f"<div class='posts'><div class='post'>{question}</div><div class='post'>{reply}</div></div>"
+            "</body></html>")
+    text = extract(Document(page))
+    assert "return value must be of type array" in text
+    assert "announced the arrival" not in text

@@ -79,7 +79,9 @@ NEGATIVE_WORDS = frozenset(
     "jump links linklist consent gdpr onetrust hide caption credit credits gallery slideshow "
     # Forms (comment, search, contact, signup forms) and WordPress's comment
     # reply box ("respond"): labels and consent notices, never the article.
-    "form forms respond".split()
+    "form forms respond "
+    # Site notices: announcements, alerts and callout boxes above a thread or question.
+    "alert alerts callout announcement announcements notice notices".split()
 )
 # "comment" is deliberately absent: replies are the content of a thread, and
 # measured over all sets, leaving comments to the link/prose signals costs
