@@ -22,6 +22,11 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+try:  # Scrapy 2.14+: the asyncio loop when it drives the crawl
+    from scrapy.utils.asyncio import create_looping_call
+except ImportError:  # pragma: no cover - Scrapy 2.13
+    from twisted.internet.task import LoopingCall as create_looping_call
+
 from .core.document import Document, looks_binary, looks_like_feed, looks_like_html
 from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
 from .items import Page, PageType
@@ -121,6 +126,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self._states: weakref.WeakKeyDictionary[Response, _State] = weakref.WeakKeyDictionary()
         self._logged: set[str] = set()
         self.spider_kind = self.config.kind
+        self._progress_task: Any = None
+        self._last_progress = ""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
@@ -131,6 +138,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         spider = getattr(crawler, "spider", None)
         if spider is not None and getattr(spider, "contentex_kind", None) is not None:
             mw.spider_kind = check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+        crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw
 
@@ -296,8 +304,24 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self._log_once("untagged", logging.INFO,
                        "contentex: %s has no pageType field; left as is", type(item).__name__)
 
+    def spider_opened(self, spider: Spider | None = None) -> None:
+        """Log progress every LOGSTATS_INTERVAL seconds, next to Scrapy's own LogStats line."""
+        interval = self.crawler.settings.getfloat("LOGSTATS_INTERVAL") if self.crawler else 0.0
+        if interval > 0 and self.stats is not None:
+            self._progress_task = create_looping_call(self.log_progress)
+            self._progress_task.start(interval, now=False)
+
+    def log_progress(self) -> None:
+        """The running summary, when it changed since the last one (a stalled crawl logs nothing new)."""
+        line = summary(self.stats.get_stats()) if self.stats is not None else ""
+        if line and line != self._last_progress:
+            self._last_progress = line
+            logger.info("contentex so far: %s", line)
+
     def spider_closed(self, spider: Spider | None = None, reason: str | None = None) -> None:
         """One summary line: what the crawl looked like through contentex."""
+        if self._progress_task is not None and self._progress_task.running:
+            self._progress_task.stop()
         if self.stats is None:
             return
         logger.info("contentex: %s", summary(self.stats.get_stats()),

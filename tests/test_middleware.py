@@ -240,3 +240,26 @@ def test_summary_line():
                     "contentex/extract_time_ms": 12.5})
     assert "content 3" in line and "index 2" in line and "article 3" in line
     assert "non_html 1" in line and "failed: none" in line
+
+
+def test_progress_line_every_logstats_interval_and_only_when_changed(caplog):
+    mw, _ = make_middleware({"LOGSTATS_INTERVAL": 30.0})
+    mw.spider_opened()
+    try:
+        assert mw._progress_task is not None and mw._progress_task.running
+        mw.stats.inc_value("contentex/pages/content")
+        with caplog.at_level("INFO", logger="scrapy_contentex.middlewares"):
+            mw.log_progress()
+            mw.log_progress()  # nothing new: no second line
+        lines = [r.getMessage() for r in caplog.records if "so far" in r.getMessage()]
+        assert len(lines) == 1 and "content 1" in lines[0]
+    finally:
+        mw.spider_closed()
+    assert not mw._progress_task.running
+
+
+def test_no_progress_task_when_logstats_is_off():
+    mw, _ = make_middleware({"LOGSTATS_INTERVAL": 0})
+    mw.spider_opened()
+    assert mw._progress_task is None
+    mw.spider_closed()
