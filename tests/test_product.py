@@ -411,3 +411,24 @@ def test_japanese_spec_table_fills_brand_mpn_and_gtin():
     out = extract_product_fields(Document(page, "https://shop.example.jp/p/1"))
     assert (out["brand"], out["mpn"], out["gtin"]) == ("サンプル電機", "WX1-BK", "4901234567894")
     assert (out["price"], out["currency"]) == ("12800", "JPY")
+
+
+def test_gtin_needs_a_right_check_digit():
+    from scrapy_contentex.core.product import valid_gtin
+
+    assert valid_gtin("4006381333931") == "4006381333931"  # EAN-13
+    assert valid_gtin("0 99482 46799 9") == "099482467999"  # UPC-A written with spaces
+    assert valid_gtin("96385074") == "96385074"  # EAN-8
+    assert valid_gtin("4006381333932") is None  # wrong check digit
+    assert valid_gtin("0000000000000") is None  # placeholder
+    assert valid_gtin("Size") is None
+    assert valid_gtin("0-306-40615-2") == "9780306406157"  # ISBN-10 as its GTIN-13
+    assert valid_gtin("0-306-40615-3") is None
+
+
+def test_placeholder_gtin_in_structured_data_gives_way_to_the_page():
+    ld = ('{"@context": "https://schema.org", "@type": "Product", "name": "Pen", "gtin13": "0000000000000",'
+          ' "offers": {"@type": "Offer", "price": "2.50", "priceCurrency": "EUR"}}')
+    page = (f"<html><head><script type='application/ld+json'>{ld}</script></head><body><h1>Pen</h1>"
+            "<ul><li>EAN: 4006381333931</li><li>Colour: blue</li></ul></body></html>")
+    assert extract_product_fields(Document(page))["gtin"] == "4006381333931"

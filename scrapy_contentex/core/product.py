@@ -279,6 +279,7 @@ def _structured_fields(objects: list[dict], ctx: PageContext) -> dict[str, Any]:
                 out[key] = _str(first_value(offer, *names))
         if "price" in out and out.get("availability") == "InStock":
             break
+    out["gtin"] = valid_gtin(out.get("gtin"))
     return {k: v for k, v in out.items() if v}
 
 
@@ -295,6 +296,7 @@ def _meta_fields(meta: dict[str, str], ctx: PageContext) -> dict[str, Any]:
     for key in ("brand", "sku", "gtin", "mpn"):
         if meta.get(key):
             out[key] = meta[key]
+    out["gtin"] = valid_gtin(out.get("gtin"))
     return {k: v for k, v in out.items() if v}
 
 
@@ -991,6 +993,31 @@ def _plain(text: str | None) -> str | None:
         return text
 
 
+def _check_digit(body: str) -> int:
+    """GS1 check digit of the digits before it: weights 3, 1, 3 ... from the right."""
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
+    return (10 - total % 10) % 10
+
+
+def valid_gtin(value: Any) -> str | None:
+    """A GTIN-8/12/13/14 whose check digit is right, as digits; None otherwise.
+
+    Pages fill the field with placeholders ("0000000000000") and template
+    leftovers ("Size"): the check digit catches them. A valid ISBN-10 is
+    turned into its GTIN-13 (978 prefix), which is what it is as a barcode.
+    """
+    code = re.sub(r"[\s-]", "", str(value or "")).upper()
+    if len(code) == 10 and code[:9].isdigit() and (code[9].isdigit() or code[9] == "X"):
+        isbn_check = (11 - sum((10 - i) * int(d) for i, d in enumerate(code[:9])) % 11) % 11
+        if (code[9] == "X" and isbn_check == 10) or (code[9].isdigit() and int(code[9]) == isbn_check):
+            body = "978" + code[:9]
+            return body + str(_check_digit(body))
+        return None
+    if not code.isdigit() or len(code) not in (8, 12, 13, 14) or not code.strip("0"):
+        return None
+    return code if _check_digit(code[:-1]) == int(code[-1]) else None
+
+
 def _finish(out: dict[str, Any]) -> dict[str, Any]:
     """Normalise strings, the price and a brand written as "label: brand"."""
     if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
@@ -1038,6 +1065,8 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     # Identifier pairs only fill gaps: with all four fields known the scan cannot change anything.
     missing = any(not out.get(k) for k in _LABEL_FIELDS)
     for key, value in _from_props(props + (_identifier_pairs(leaves) if missing else [])).items():
+        if key == "gtin":
+            value = valid_gtin(value)
         if not out.get(key):
             out[key] = value
     if not out["sku"]:
