@@ -25,7 +25,7 @@ import re
 from lxml.html import HtmlElement
 
 from .document import Document
-from .lang import normalize_space, punct_count, token_count
+from .lang import has_punct, normalize_space, token_count
 from .records import body_leaves
 from .structured import json_ld_objects, meta_tags, microdata_items, types_of
 
@@ -97,7 +97,7 @@ def _prose_tokens(body: HtmlElement) -> int:
         if len(text) < 40:
             continue
         n = token_count(text)
-        if n >= 25 and punct_count(text) >= 3:
+        if n >= 25 and has_punct(text, 3):
             total += n
     return total
 
@@ -172,14 +172,9 @@ def _record_area_labels(doc: Document) -> int:
     return sum(1 for p in result.properties if container.label_of(p["name"]) is not None)
 
 
-def product_evidence(doc: Document) -> tuple[float, int]:
-    """(score, number of distinct kinds of shop evidence) of a page.
-
-    Score: structured types +-3, product meta price +2, add-to-cart +1.25,
-    a shown price +1, a stock statement +1, identifier labels +1/+1.5, minus
-    a prose penalty (articles are long punctuated paragraphs; product
-    descriptions and reviews are shorter, so the penalty is bounded).
-    """
+def _page_evidence(doc: Document) -> tuple[float, int]:
+    """:func:`product_evidence` without the record area (the costly walk), which
+    can only add +1 and one kind to what this returns."""
     tree = doc.tree
     score = 0.0
     kinds = 0
@@ -222,14 +217,27 @@ def product_evidence(doc: Document) -> tuple[float, int]:
     if identifiers:
         score += 1.0 if identifiers < 3 else 1.5
         kinds += 1
-    if _record_area_labels(doc) >= 4:
-        score += 1.0
-        kinds += 1
     prose = _prose_tokens(body)
     if prose > 600:
         score -= 1.5
     elif prose > 250:
         score -= 0.75
+    return score, kinds
+
+
+def product_evidence(doc: Document) -> tuple[float, int]:
+    """(score, number of distinct kinds of shop evidence) of a page.
+
+    Score: structured types +-3, product meta price +2, add-to-cart +1.25,
+    a shown price +1, a stock statement +1, identifier labels +1/+1.5, a
+    record area with at least four dictionary labels +1, minus a prose
+    penalty (articles are long punctuated paragraphs; product descriptions
+    and reviews are shorter, so the penalty is bounded).
+    """
+    score, kinds = _page_evidence(doc)
+    if _record_area_labels(doc) >= 4:
+        score += 1.0
+        kinds += 1
     return score, kinds
 
 
@@ -244,5 +252,10 @@ def guess_kind(doc: Document) -> str:
     One signal alone (a "Buy now" banner on a forum, a price in a news story)
     is not enough: a wrong "product" guess loses an article's body.
     """
-    score, kinds = product_evidence(doc)
+    score, kinds = _page_evidence(doc)
+    # The record area adds at most +1 and one kind: walk to it only when that
+    # can change the answer (most articles declare their type or are prose).
+    if not (score > 1.0 and kinds >= 2) and score + 1.0 > 1.0 and kinds + 1 >= 2 \
+            and _record_area_labels(doc) >= 4:
+        score, kinds = score + 1.0, kinds + 1
     return "product" if score > 1.0 and kinds >= 2 else "article"

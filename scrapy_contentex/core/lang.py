@@ -50,6 +50,18 @@ def punct_count(text: str) -> int:
     return sum(1 for ch in text if is_punct(ch))
 
 
+def has_punct(text: str, at_least: int = 1) -> bool:
+    """``punct_count(text) >= at_least``, stopping at the mark that settles it (prose has them early)."""
+    if at_least <= 0:
+        return True
+    for ch in text:
+        if is_punct(ch):
+            at_least -= 1
+            if not at_least:
+                return True
+    return False
+
+
 def normalize_space(text: str) -> str:
     """Collapse runs of blanks inside a line and trim it."""
     return SPACE_RE.sub(" ", text).strip()
