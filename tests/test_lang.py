@@ -4,6 +4,7 @@ from scrapy_contentex.core.lang import (
     clean_lines,
     guess_language,
     is_punct,
+    has_punct,
     punct_count,
     token_count,
     tokens,
@@ -36,3 +37,9 @@ def test_guess_language_by_script():
     assert guess_language("Это русский текст") == "ru"
     assert guess_language("The cat sat on the mat and the dog too.") == "en"
     assert guess_language("   ") is None
+
+
+def test_has_punct_agrees_with_the_count():
+    for text in ("你好，世界！Hello, world.", "no marks at all", "", "a.b", "。。。"):
+        for n in range(0, 6):
+            assert has_punct(text, n) == (punct_count(text) >= n)
