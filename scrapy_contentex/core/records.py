@@ -573,8 +573,16 @@ def _row_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) 
     so "Drop | 8 mm" is read beside "Brand | Acme" and "Weight | 290 g".
     """
     groups: dict[HtmlElement, tuple[str, int]] = {}
+    # the remembered shape test first (blanks do not change it): it rejects most leaves
+    shapes = container._shapes
+    could_be_label = container.could_be_label
     for leaf in leaves:
-        if len(leaf) > _LABEL_MAX_CHARS or not container.is_attribute(" ".join(leaf.split())):
+        if len(leaf) > _LABEL_MAX_CHARS:
+            continue
+        shape = shapes.get(leaf)
+        if shape is None:
+            shape = could_be_label(leaf)
+        if not shape or not container.is_attribute(" ".join(leaf.split())):
             continue
         cell = _owner(leaf)
         row = cell.getparent() if cell is not None else None
