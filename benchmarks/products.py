@@ -1,6 +1,6 @@
 """Products and records benchmark: ours vs an extruct + price-parser baseline, and auto kind.
 
-    python -m benchmarks.products [--limit N] [--verbose] [--profile]
+    python -m benchmarks.products [--limit N] [--verbose] [--profile] [--breakdown]
 
 Metrics as ../shared/datasets/README.md defines them:
 
@@ -15,7 +15,8 @@ Metrics as ../shared/datasets/README.md defines them:
 * auto kind: share of each set's pages guessed as the right kind.
 
 Speed is pages/s of both extractors measured side by side in this run.
-``--profile`` runs cProfile over ours only and prints where its time goes.
+``--profile`` runs cProfile over ours only and prints where its time goes;
+``--breakdown`` times each side's parse floor next to its whole run.
 """
 
 from __future__ import annotations
@@ -258,10 +259,52 @@ def profile_ours(limit: int | None, top: int = 30) -> int:
     return 0
 
 
+def breakdown(pages: list[tuple[dict, str]], passes: int = 3) -> None:
+    """Where each side's time goes, page by page alternately, best of ``passes``.
+
+    The parse rows are the floor of each side: extruct parses the page with
+    lxml.html before it reads anything; we parse (UTF-8 bytes, same libxml2)
+    and collect the text leaves every later step reads.
+    """
+    import lxml.html
+
+    from scrapy_contentex.core.document import parse_html
+    from scrapy_contentex.core.records import text_leaves
+
+    extruct_parser = lxml.html.HTMLParser(encoding="UTF-8")  # what extruct.utils.parse_html uses
+    steps = {
+        "baseline: extruct parse only": lambda h, u: lxml.html.fromstring(h, parser=extruct_parser),
+        "baseline: whole": baseline,
+        "ours: parse only": lambda h, u: parse_html(h),
+        "ours: parse + text leaves": lambda h, u: text_leaves(_body(parse_html(h))),
+        "ours: whole": ours,
+    }
+    best = dict.fromkeys(steps, float("inf"))
+    for _ in range(passes):
+        spent = dict.fromkeys(steps, 0.0)
+        for record, html in pages:
+            for name, step in steps.items():
+                start = time.process_time()
+                step(html, record.get("url"))
+                spent[name] += time.process_time() - start
+        best = {k: min(best[k], spent[k]) for k in steps}
+    n = max(len(pages), 1)
+    rows = [[name, 1000 * best[name] / n, best[name] / best["baseline: whole"]] for name in steps]
+    print_table(["step", "ms/page (CPU)", "x baseline"], rows,
+                title=f"where the time goes, best of {passes} passes over {len(pages)} pages")
+
+
+def _body(tree):
+    body = tree.find(".//body")
+    return tree if body is None else body
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="time each side's parse floor and whole run (CPU, best of 3) instead of scoring")
     parser.add_argument("--profile", action="store_true",
                         help="run cProfile over ours only (no baseline, no scores) and print the top functions")
     args = parser.parse_args(argv)
@@ -272,6 +315,9 @@ def main(argv: list[str] | None = None) -> int:
     products = [(r, decode_html(raw)) for r, raw in load_set("products", args.limit)]
     books = [(r, decode_html(raw)) for r, raw in load_set("records-books", args.limit)]
     pages = products + books
+    if args.breakdown:
+        breakdown(pages)
+        return 0
     rows = []
     ours_preds, base_preds, ours_time, base_time = run_side_by_side(pages)
     speeds = {"ours": len(pages) / ours_time if ours_time else 0.0,
