@@ -3,8 +3,8 @@
 from scrapy_contentex.core.lang import (
     clean_lines,
     guess_language,
-    is_punct,
     has_punct,
+    is_punct,
     punct_count,
     token_count,
     tokens,

@@ -100,7 +100,7 @@ _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}
 # Han characters: Chinese and Japanese labels, written without spaces
 _HAN = "\u3400-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
-_SPACED_CJK_RE = re.compile(f"[{_HAN}](?: [{_HAN}])+")
+_SPACED_HAN_RE = re.compile(f"[{_HAN}](?: [{_HAN}])+")
 
 
 _MEMO_SIZE = 50_000
@@ -189,7 +189,7 @@ class CharacteristicContainer:
         if key in self.index:
             return key
         if _HAN_RE.search(key):
-            return self._cjk_label(key)
+            return self._han_label(key)
         words = key.split()
         if 1 < len(words) <= 3:
             for start in range(1, len(words)):
@@ -198,7 +198,7 @@ class CharacteristicContainer:
                     return tail
         return None
 
-    def _cjk_label(self, key: str) -> str | None:
+    def _han_label(self, key: str) -> str | None:
         """A Chinese label: "开 本" is 开本 spaced out to align a column, and
         "国际标准书号ISBN" or "图书品牌" end with a dictionary name (of two or
         more characters) after qualifying characters, with no space between."""
@@ -516,7 +516,7 @@ class _Pairs:
 
     def add(self, name: str, value: str) -> None:
         name = clean_name(name)
-        if " " in name and _SPACED_CJK_RE.fullmatch(name):
+        if " " in name and _SPACED_HAN_RE.fullmatch(name):
             name = name.replace(" ", "")  # "开 本" -> "开本"
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
@@ -587,9 +587,10 @@ def _row_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) 
         cell = _owner(leaf)
         row = cell.getparent() if cell is not None else None
         group = row.getparent() if row is not None else None
-        if group is None or row.tag in ("tr", "dl", "body") or _two_cells(row) is None:
+        if group is None or row.tag in ("tr", "dl", "body"):
             continue
-        if _two_cells(row)[0] is not cell:
+        cells = _two_cells(row)
+        if cells is None or cells[0] is not cell:
             continue
         tag, seen = groups.get(group, (row.tag, 0))
         if tag == row.tag:
