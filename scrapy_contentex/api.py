@@ -45,12 +45,17 @@ def extract_article(
     "contentex", "twcem", "domweight" or "vsse"; ``params`` override that
     algorithm's parameters (the ``CONTENTEX_TEXT_PARAMS`` setting).
     """
-    from .core.metadata import extract_metadata
+    from .core.metadata import declared_body, extract_metadata
     from .core.text import extract_text
 
     doc = as_document(html, url)
     meta = extract_metadata(doc)
     body = extract_text(doc, algorithm=algorithm, **(params or {}))
+    # A script-rendered page shows little text but declares its body in
+    # JSON-LD: when the declared body is over twice what we found, use it.
+    declared = declared_body(doc.tree)
+    if declared and len(body) < 0.5 * len(declared):
+        body = declared
     return Article(url=doc.url, articleBody=body or None, **meta)
 
 

@@ -241,3 +241,28 @@ def test_byline_with_separator_or_date_cue_keeps_only_the_name():
             "</article></body></html>"
         )
         assert extract_metadata(Document(html))["authors"] == expected
+
+
+def test_script_rendered_page_falls_back_to_the_declared_article_body():
+    from scrapy_contentex import extract_article
+
+    body = ("The council approved the new cycle lanes on Tuesday after a long debate.\\n"
+            "Work starts in March and should end before the summer holidays.")
+    ld = ('{"@context": "https://schema.org", "@type": "NewsArticle", "headline": "Cycle lanes approved",'
+          f' "articleBody": "{body}"}}')
+    page = (f"<html><head><title>Cycle lanes approved</title><script type='application/ld+json'>{ld}"
+            "</script></head><body><div id='root'>Loading...</div></body></html>")
+    article = extract_article(page)
+    assert article.articleBody.splitlines() == [
+        "The council approved the new cycle lanes on Tuesday after a long debate.",
+        "Work starts in March and should end before the summer holidays."]
+
+
+def test_declared_body_does_not_replace_the_page_text_it_matches():
+    from scrapy_contentex import extract_article
+
+    para = "The council approved the new cycle lanes on Tuesday after a long and heated debate. " * 3
+    ld = '{"@type": "NewsArticle", "headline": "Lanes", "articleBody": "Short summary of the story."}'
+    page = (f"<html><head><script type='application/ld+json'>{ld}</script></head><body>"
+            f"<article><h1>Lanes</h1><p>{para}</p><p>{para}</p></article></body></html>")
+    assert "heated debate" in extract_article(page).articleBody

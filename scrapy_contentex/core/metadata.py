@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from lxml import etree
+from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
@@ -140,6 +142,28 @@ def article_objects(tree: HtmlElement) -> list[dict]:
     """JSON-LD objects typed as an article (or a page), articles first."""
     objects = [o for o in json_ld_objects(tree) if types_of(o) & ARTICLE_TYPES]
     return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
+
+
+def declared_body(tree: HtmlElement) -> str | None:
+    """The ``articleBody`` an article's JSON-LD declares, as plain text lines.
+
+    Script-rendered pages serve an empty shell plus this text; the page's
+    own text is what we extract first, this is the fallback.
+    """
+    for obj in article_objects(tree):
+        value = obj.get("articleBody")
+        if isinstance(value, list):
+            value = "\n".join(v for v in value if isinstance(v, str))
+        if not isinstance(value, str) or not value.strip():
+            continue
+        if "<" in value:
+            try:
+                value = block_text(lxml_html.fromstring(value))
+            except (ValueError, etree.ParserError):
+                pass
+        lines = [normalize_space(line) for line in value.splitlines()]
+        return "\n".join(line for line in lines if line) or None
+    return None
 
 
 def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
