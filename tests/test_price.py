@@ -84,3 +84,13 @@ def test_letter_codes_only_as_whole_words():
     assert parse_price("Leipzig 12").currency is None
     assert parse_price("12 Lei").currency == "RON"
     assert parse_price("₹2,433").currency == "INR"
+
+
+def test_a_sign_shared_by_several_currencies_fits_each_of_them():
+    from scrapy_contentex.core.price import sign_fits
+
+    assert sign_fits("$", "CLP") and sign_fits("$", "USD") and sign_fits("$", "TWD")
+    assert not sign_fits("$", "EUR")
+    assert sign_fits("¥", "JPY") and sign_fits("元", "TWD") and sign_fits("kr", "NOK")
+    assert sign_fits("€", "EUR") and not sign_fits("€", "GBP")
+    assert not sign_fits(None, "USD") and not sign_fits("$", None)

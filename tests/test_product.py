@@ -432,3 +432,12 @@ def test_placeholder_gtin_in_structured_data_gives_way_to_the_page():
     page = (f"<html><head><script type='application/ld+json'>{ld}</script></head><body><h1>Pen</h1>"
             "<ul><li>EAN: 4006381333931</li><li>Colour: blue</li></ul></body></html>")
     assert extract_product_fields(Document(page))["gtin"] == "4006381333931"
+
+
+def test_currency_raw_is_the_sign_shown_when_data_declares_a_dollar_currency():
+    ld = ('{"@context": "https://schema.org", "@type": "Product", "name": "Concert ticket",'
+          ' "offers": {"@type": "Offer", "price": "25000", "priceCurrency": "CLP"}}')
+    page = (f"<html><head><script type='application/ld+json'>{ld}</script></head><body>"
+            "<h1>Concert ticket</h1><span class='price'>$25.000</span></body></html>")
+    out = extract_product_fields(Document(page, "https://tickets.example.cl/e/1"))
+    assert (out["price"], out["currency"], out["currencyRaw"]) == ("25000", "CLP", "$")

@@ -124,6 +124,32 @@ def currency_code(raw: str | None, context: PageContext | None = None) -> str | 
     return None
 
 
+# Currencies written with a bare "$" (dollars and pesos), "¥", "元" and "kr".
+_SIGN_CURRENCIES: dict[str, frozenset[str]] = {
+    "$": frozenset({"USD", "AUD", "BBD", "BMD", "BND", "BSD", "BZD", "CAD", "CLP", "COP", "DOP",
+                    "FJD", "GYD", "HKD", "JMD", "KYD", "LRD", "MXN", "NAD", "NZD", "SBD", "SGD",
+                    "SRD", "TTD", "TWD", "UYU", "XCD", "ARS"}),
+    "¥": frozenset({"CNY", "JPY"}),
+    "元": frozenset({"CNY", "TWD", "HKD", "MOP"}),
+    "kr": frozenset({"SEK", "NOK", "DKK", "ISK"}),
+    "kr.": frozenset({"SEK", "NOK", "DKK", "ISK"}),
+}
+
+
+def sign_fits(raw: str | None, code: str | None) -> bool:
+    """Whether a currency as written ("$", "¥", "kr", "€") can stand for ISO ``code``.
+
+    A shop that declares CLP or TWD in its data shows "$" on the page: that
+    sign is the page's currency as written, though alone it would read as USD.
+    """
+    if not raw or not code:
+        return False
+    key = raw.strip().lower()
+    if key in _SIGN_CURRENCIES:
+        return code in _SIGN_CURRENCIES[key]
+    return currency_code(raw) == code
+
+
 def normalize_amount(value: Decimal | str | float | int | None) -> str | None:
     """A plain decimal string ("87.11", "450"): no exponent, no thousands separators."""
     if value is None:

@@ -31,7 +31,14 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
-from .price import PageContext, context_from, currency_code, normalize_amount, parse_price
+from .price import (
+    PageContext,
+    context_from,
+    currency_code,
+    normalize_amount,
+    parse_price,
+    sign_fits,
+)
 from .records import RecordParams, body_leaves, document_records
 from .structured import (
     first_value,
@@ -969,6 +976,10 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
         if not out["currency"]:
             out["currency"], out["currencyRaw"] = current.currency, current.currency_raw
         elif current.currency == currency_code(out["currency"], ctx) and current.currency_raw:
+            out["currencyRaw"] = current.currency_raw
+        elif current.amount == out["price"] and sign_fits(current.currency_raw,
+                                                          currency_code(out["currency"], ctx)):
+            # the same price shown with a sign shared by several currencies ("$" for CLP)
             out["currencyRaw"] = current.currency_raw
     if regular is not None and regular.amount != out["price"]:
         try:
