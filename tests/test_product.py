@@ -441,3 +441,10 @@ def test_currency_raw_is_the_sign_shown_when_data_declares_a_dollar_currency():
             "<h1>Concert ticket</h1><span class='price'>$25.000</span></body></html>")
     out = extract_product_fields(Document(page, "https://tickets.example.cl/e/1"))
     assert (out["price"], out["currency"], out["currencyRaw"]) == ("25000", "CLP", "$")
+
+
+def test_two_character_chinese_name_in_book_brackets():
+    page = ("<html><head><title>《活着》(余华)【简介_书评_在线阅读】 - 示例图书</title></head><body>"
+            "<h1>活着（2021版）</h1><ul><li>作者：余华</li><li>出版社：示例出版社</li>"
+            "<li>ISBN：9787000000001</li></ul></body></html>")
+    assert extract_product_fields(Document(page))["name"] == "活着"

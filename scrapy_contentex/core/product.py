@@ -902,12 +902,13 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
             continue
         for ref in refs:
             n = _prefix_in(text, ref)
-            if n < 3:
+            # three characters at least; two Chinese characters are a name ("活着")
+            if n < 3 and not (n == 2 and CJK_RE.fullmatch(text[0]) and CJK_RE.fullmatch(text[1])):
                 continue
             # Names open the title or one of its segments ("Shop: Name | ..."); a
             # byline heading ("by Jane Roe") only matches inside a segment.
             before = ref[:ref.lower().find(text[:n].lower())].rstrip()
-            rank = (not before or before[-1] in ":：|-–—»›/", n)
+            rank = (not before or before[-1] in ":：|-–—»›/《【「", n)
             if best is None or rank > best[0]:
                 # the shared prefix may end on the qualifier's opening: "Name (" of
                 # "Name (Hardcover)" against "Name (978...)"
