@@ -253,9 +253,13 @@ def guess_kind(doc: Document) -> str:
     is not enough: a wrong "product" guess loses an article's body.
     """
     score, kinds = _page_evidence(doc)
-    # The record area adds at most +1 and one kind: walk to it only when that
-    # can change the answer (most articles declare their type or are prose).
-    if not (score > 1.0 and kinds >= 2) and score + 1.0 > 1.0 and kinds + 1 >= 2 \
-            and _record_area_labels(doc) >= 4:
+    # The record area adds +1 and one kind at most: walk to it only when that
+    # can tip the answer (most articles declare their type or are prose).
+    if (not _is_product(score, kinds) and _is_product(score + 1.0, kinds + 1)
+            and _record_area_labels(doc) >= 4):
         score, kinds = score + 1.0, kinds + 1
-    return "product" if score > 1.0 and kinds >= 2 else "article"
+    return "product" if _is_product(score, kinds) else "article"
+
+
+def _is_product(score: float, kinds: int) -> bool:
+    return score > 1.0 and kinds >= 2
