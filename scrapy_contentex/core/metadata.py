@@ -110,6 +110,7 @@ _ZH_EDITOR = re.compile(
     re.M,
 )
 _CLASS_AUTHOR = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|creator|reporter)(?:$|[\s_-]|name)", re.I)
+_CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _CLASS_NOT_AUTHOR = re.compile(r"(?:bio|desc|avatar|img|image|photo|pic|about|box|follow|social|date|time)", re.I)
 _NAME_SPLIT = re.compile(r"[\s、,，;；/]+")
 
@@ -434,18 +435,37 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
     return []
 
 
+def markup_authors(tree: HtmlElement) -> list[str]:
+    """Author names the markup points at: itemprop/rel author first, then class/id words.
+
+    Book and media pages use it too: their author is marked up the same way.
+    """
+    for source in (_semantic_authors(tree), _class_authors(tree)):
+        names = clean_authors(source)
+        if names:
+            return names
+    return []
+
+
+def _names_of(element: HtmlElement) -> str:
+    """Class and id words of an element, camelCase split ("bookAuthor" -> "book Author")."""
+    names = f"{element.get('class') or ''} {element.get('id') or ''}"
+    return _CAMEL_RE.sub(" ", names)
+
+
 def _class_authors(tree: HtmlElement) -> list[str]:
-    """Short elements whose class says author/byline/writer (weakest markup signal)."""
+    """Short elements whose class or id says author/byline/writer (weakest markup signal)."""
     found: list[str] = []
     candidates = tree.xpath(
         '//body//*[contains(translate(@class,"ABHORTWY","abhortwy"),"author")'
         ' or contains(translate(@class,"ABHORTWY","abhortwy"),"byline")'
-        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")]'
+        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")'
+        ' or contains(translate(@id,"ABHORTWY","abhortwy"),"author")'
+        ' or contains(translate(@id,"ABHORTWY","abhortwy"),"byline")]'
     )
     chosen = [
         e for e in candidates[:30]
-        if _CLASS_AUTHOR.search(e.get("class") or "")
-        and not _CLASS_NOT_AUTHOR.search(e.get("class") or "")
+        if _CLASS_AUTHOR.search(_names_of(e)) and not _CLASS_NOT_AUTHOR.search(_names_of(e))
     ]
     # An author element inside a byline element is the cleaner of the two.
     outer = {id(a) for e in chosen for a in e.iterancestors()}

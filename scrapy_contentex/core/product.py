@@ -31,6 +31,7 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
+from .metadata import markup_authors
 from .price import (
     PageContext,
     context_from,
@@ -795,26 +796,6 @@ def _byline(leaves: list) -> str | None:
     return None
 
 
-# An element the page marks as the author's: itemprop/class/id "author" in any case.
-_AUTHOR_MARKED = lxml_etree.XPath(
-    ".//*[@itemprop='author' or contains(translate(@class, 'AUTHOR', 'author'), 'author')"
-    " or contains(translate(@id, 'AUTHOR', 'author'), 'author')]")
-
-
-def _marked_author(body: HtmlElement) -> str | None:
-    """The short text of the first element marked "author" (``<h3 id="bookAuthor">``).
-
-    Bios and author sections are long: only a name-sized text counts.
-    """
-    for el in _AUTHOR_MARKED(body)[:20]:
-        text = normalize_space(el.text_content())
-        match = _BYLINE_RE.match(text)
-        name = (match.group(1) if match else text).strip(" ,;:")
-        if 2 <= len(name) <= 80 and 0 < token_count(name) <= 8 and ":" not in name and "：" not in name:
-            return name
-    return None
-
-
 def _role_byline(leaves: list, index: int) -> str | None:
     """The name before an "(Author)" role: "Jane Doe (Author)" or "<a>Jane Doe</a> (Author)"."""
     line = normalize_space(leaves[index])
@@ -1098,7 +1079,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
         "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
-        author = _byline(leaves) or _marked_author(body)
+        author = _byline(leaves) or next(iter(markup_authors(tree)), None)
         if author:
             props.append({"name": "author", "value": author})
     return _finish(out)
