@@ -71,3 +71,12 @@ def test_record_area_counts_as_shop_evidence():
     <ul><li>Brand: Woodline</li><li>Material: Oak</li><li>Weight: 32 kg</li>
     <li>Dimensions: 120 x 60 cm</li><li>Color: Natural</li></ul></body></html>"""
     assert kind(html) == "product"
+
+
+def test_book_page_without_a_price_is_a_product_by_its_record():
+    page = ("<html><head><title>Wildlife of Britain | Book Depot</title></head><body>"
+            "<nav><a href='/'>Home</a><a href='/cat'>Categories</a></nav><main><h1>Wildlife of Britain</h1>"
+            "<p>By <a href='/a/g'>George Monbiot</a></p><dl><dt>Format</dt><dd>Hardback | 320 pages</dd>"
+            "<dt>Publication date</dt><dd>01 Jun 2012</dd><dt>Publisher</dt><dd>Dorling Kindersley</dd>"
+            "<dt>ISBN13</dt><dd>9781405390583</dd></dl></main></body></html>")
+    assert guess_kind(Document(page)) == "product"

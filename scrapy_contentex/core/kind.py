@@ -103,7 +103,7 @@ def _prose_tokens(body: HtmlElement) -> int:
 
 
 _ID_LABEL_RE = re.compile(
-    r"^[\s〈《【(\[]*(sku|asin|isbn(?:-1[03])?|ean|upc|gtin|mpn|model(?: number)?|item (?:number|no\.?|#)|"
+    r"^[\s〈《【(\[]*(sku|asin|isbn(?:[- ]?1[03])?|ean|upc|gtin|mpn|model(?: number)?|item (?:number|no\.?|#)|"
     r"product code|art\.?-?nr\.?|artikelnummer|bestellnummer|référence|código|cod produs|"
     r"品牌|型号|型號|货号|貨號|商品编号|商品編號|规格|規格|brand|marke|marque|marca|manufacturer|hersteller)"
     r"\s*(?:[:：#]|$)",

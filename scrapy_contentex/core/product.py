@@ -114,7 +114,7 @@ _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
 }
 # "SKU MKI6IKW1N4", "Item #418295": an identifier label and its code in one text.
 _ID_TEXT_RE = re.compile(
-    r"^\s*(sku|asin|item\s*#|item\s+no\.?|art\.?-?\s?nr\.?|ean|upc|isbn(?:-1[03])?|mpn|gtin)"
+    r"^\s*(sku|asin|item\s*#|item\s+no\.?|art\.?-?\s?nr\.?|ean|upc|isbn(?:[- ]?1[03])?|mpn|gtin)"
     r"\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",
     re.I,
 )

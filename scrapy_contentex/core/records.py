@@ -70,7 +70,7 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
     "goods name", "product name", "商品名称", "name", "名称", "category", "分类", "类别",
     "availability", "stock", "库存", "shipping", "运费", "配送", "seller", "卖家",
     # books
-    "isbn", "isbn-10", "isbn-13", "isbn10", "isbn13", "publisher", "出版社", "author",
+    "isbn", "isbn-10", "isbn-13", "isbn10", "isbn13", "isbn 10", "isbn 13", "publisher", "出版社", "author",
     "作者", "authors", "著者", "译者", "translator", "editor", "pages", "page count",
     "number of pages", "页数", "publication date", "pub date", "pub. date", "date published", "published", "date",
     "release date", "出版时间", "出版日期", "出版年", "edition", "版次", "binding", "装帧",
