@@ -190,10 +190,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
                            "contentex: page type failed on %s: %r", response.url, exc)
+        if state.label == "index" and self.config.record_pages and self._kind_for(response) != "article":
+            state.label = self._record_page(response, doc, state.label)
         if state.label == "content":
             # Only content pages need the tree (the pipeline reuses it); the
             # page type itself is one scan of the text, so index pages are
-            # never parsed here.
+            # parsed only for the record-page check.
             try:
                 if not has_text(doc):
                     return self._skip(response, "empty")
@@ -206,6 +208,19 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             meta[META_SCORE] = state.score
         self._inc(f"pages/{state.label}")
         return state
+
+    def _record_page(self, response: Response, doc: Document, label: str) -> str:
+        """"content" for a product page that its links made look like an index page."""
+        from .core.kind import record_page
+
+        try:
+            if record_page(doc):
+                self._inc("pages/content_by_record")
+                return "content"
+        except Exception as exc:  # advisory, like the page type itself
+            self._log_once("record_page", logging.WARNING,
+                           "contentex: record-page check failed on %s: %r", response.url, exc)
+        return label
 
     def _state(self, response: Response | None) -> _State | None:
         if response is None:

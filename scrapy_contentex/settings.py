@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "CONTENTEX_TEXT_PARAMS": {},
     "CONTENTEX_RECORD_ATTRIBUTES": [],
     "CONTENTEX_EMIT_INDEX": False,
+    "CONTENTEX_RECORD_PAGES": True,
     "CONTENTEX_MAX_PAGE_SIZE": DEFAULT_MAX_PAGE_SIZE,
     "CONTENTEX_DROP_FAILED": False,
     "CONTENTEX_INDEX_PRIORITY_BOOST": 0,
@@ -174,6 +175,7 @@ class ContentexSettings:
     text_params: dict[str, Any] = field(default_factory=dict)
     record_attributes: tuple[str, ...] = ()
     emit_index: bool = False
+    record_pages: bool = True
     max_page_size: int = DEFAULT_MAX_PAGE_SIZE
     drop_failed: bool = False
     index_priority_boost: int = 0
@@ -201,6 +203,7 @@ class ContentexSettings:
             text_params=_getdict(settings, "CONTENTEX_TEXT_PARAMS"),
             record_attributes=_getlist(settings, "CONTENTEX_RECORD_ATTRIBUTES"),
             emit_index=_getbool(settings, "CONTENTEX_EMIT_INDEX"),
+            record_pages=_getbool(settings, "CONTENTEX_RECORD_PAGES"),
             max_page_size=_getint(settings, "CONTENTEX_MAX_PAGE_SIZE", minimum=0),
             drop_failed=_getbool(settings, "CONTENTEX_DROP_FAILED"),
             index_priority_boost=_getint(settings, "CONTENTEX_INDEX_PRIORITY_BOOST"),

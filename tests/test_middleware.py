@@ -263,3 +263,42 @@ def test_no_progress_task_when_logstats_is_off():
     mw.spider_opened()
     assert mw._progress_task is None
     mw.spider_closed()
+
+
+MENU = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(60))
+RELATED = "".join(f"<li><a href='/p/{i}'>Related item {i}</a> <span class='price'>${i}.99</span></li>"
+                  for i in range(20))
+# A shop page whose menus and related-product rail make its links look like an index page's.
+SHOP_PAGE = f"""<html><head><title>Trail Kettle 1.2 L | Camp Shop</title></head><body>
+<nav><ul>{MENU}</ul></nav>
+<h1>Trail Kettle 1.2 L</h1>
+<p class="price">$39.99</p><button class="add-to-cart">Add to cart</button>
+<ul class="specs"><li>Brand: Campco</li><li>Material: Titanium</li><li>Weight: 180 g</li>
+<li>Capacity: 1.2 L</li><li>SKU: TK-12</li></ul>
+<h2>Related</h2><ul>{RELATED}</ul>
+<footer>{MENU}</footer></body></html>"""
+
+
+def test_product_page_with_index_like_links_is_content_by_its_record(force_page_type):
+    force_page_type("index")
+    mw, crawler = make_middleware()
+    out = run_middleware(mw, html_response(SHOP_PAGE, url="http://shop.example/p/kettle"))
+    pages = [o for o in out if isinstance(o, Page)]
+    assert len(pages) == 1 and pages[0].pageType == "content"
+    assert stat(crawler, "pages/content_by_record") == 1 and stat(crawler, "pages/content") == 1
+
+
+def test_record_page_check_follows_kind_and_setting(force_page_type):
+    force_page_type("index")
+    for settings in ({"CONTENTEX_KIND": "article"}, {"CONTENTEX_RECORD_PAGES": False}):
+        mw, crawler = make_middleware(settings)
+        out = run_middleware(mw, html_response(SHOP_PAGE, url="http://shop.example/p/kettle"))
+        assert not [o for o in out if isinstance(o, Page)]
+        assert stat(crawler, "pages/index") == 1 and stat(crawler, "pages/content_by_record") is None
+
+
+def test_index_page_without_a_record_stays_index(force_page_type):
+    force_page_type("index")
+    mw, crawler = make_middleware()
+    run_middleware(mw, html_response(INDEX_EN, url="http://example.com/"))
+    assert stat(crawler, "pages/index") == 1 and stat(crawler, "pages/content_by_record") is None

@@ -142,6 +142,15 @@ def test_declared_type():
     assert declared_type("<p>nothing declared</p>") == 0
 
 
+def test_one_product_in_json_ld_outranks_a_website_og_type():
+    og = '<meta property="og:type" content="website">'
+    product = '<script type="application/ld+json">{"@type": "Product", "name": "Kettle"}</script>'
+    assert declared_type(og + product) == 1
+    assert declared_type(og + product + product) == -1  # several products: a list page
+    ld_list = '<script type="application/ld+json">{"@type": "ItemList", "x": {"@type": "Product"}}</script>'
+    assert declared_type(og + ld_list) == -1
+
+
 def test_declared_type_moves_the_score():
     og = '<meta property="og:type" content="article">'
     page = INDEX_EN.replace("<head>", "<head>" + og)

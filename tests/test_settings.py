@@ -28,6 +28,7 @@ def test_defaults_without_any_setting():
     assert cfg.text_params == {}
     assert cfg.record_attributes == ()
     assert cfg.emit_index is False
+    assert cfg.record_pages is True
     assert cfg.max_page_size == DEFAULT_MAX_PAGE_SIZE
     assert cfg.drop_failed is False
     assert cfg.index_priority_boost == 0

@@ -263,3 +263,15 @@ def guess_kind(doc: Document) -> str:
 
 def _is_product(score: float, kinds: int) -> bool:
     return score > 1.0 and kinds >= 2
+
+
+def record_page(doc: Document, min_labels: int = 4) -> bool:
+    """A product's own page, whatever its links: a record area of at least
+    ``min_labels`` dictionary labels, and shop evidence that says product.
+
+    Shop pages carry menus, filters and related-product rails, so by their
+    link blocks alone (seed 004) many read as index pages; the record area
+    (seed 000) is what a list of products does not have: one item's
+    attribute/value pairs.
+    """
+    return _record_area_labels(doc) >= min_labels and guess_kind(doc) == "product"

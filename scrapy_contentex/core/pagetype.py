@@ -97,6 +97,7 @@ _LD_CONTENT = frozenset(
     "AnalysisNewsArticle OpinionNewsArticle ReviewNewsArticle".split()
 )
 _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
+_LD_PRODUCT_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?Product"')
 
 
 def declared_type(html: str) -> int:
@@ -110,7 +111,14 @@ def declared_type(html: str) -> int:
     if m:
         c = _CONTENT_ATTR_RE.search(m.group(0))
         if c:
-            return -1 if c.group(1).lower() == "website" else 1
+            if c.group(1).lower() != "website":
+                return 1
+            # Shop systems type every page "website"; one Product described in
+            # JSON-LD (a list page describes several, or an ItemList) is the
+            # page's own subject: a product page.
+            if len(_LD_PRODUCT_RE.findall(html)) == 1 and not set(_LD_TYPE_RE.findall(html)) & _LD_INDEX:
+                return 1
+            return -1
     types = set(_LD_TYPE_RE.findall(html))
     if types & _LD_INDEX:
         return -1
