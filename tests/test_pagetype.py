@@ -151,6 +151,16 @@ def test_one_product_in_json_ld_outranks_a_website_og_type():
     assert declared_type(og + ld_list) == -1
 
 
+def test_one_discussion_in_microdata_is_a_content_declaration():
+    og = '<meta property="og:type" content="website">'
+    qa = '<div itemscope itemtype="https://schema.org/QAPage"><div itemprop="mainEntity">Q</div></div>'
+    assert declared_type(og + qa) == 1
+    assert declared_type(qa) == 1
+    thread = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
+    assert declared_type(og + thread * 3) == -1  # a list of threads
+    assert declared_type('<div itemtype="https://schema.org/ProductGroup"></div>') == 0
+
+
 def test_declared_type_moves_the_score():
     og = '<meta property="og:type" content="article">'
     page = INDEX_EN.replace("<head>", "<head>" + og)

@@ -97,7 +97,11 @@ _LD_CONTENT = frozenset(
     "AnalysisNewsArticle OpinionNewsArticle ReviewNewsArticle".split()
 )
 _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
-_LD_PRODUCT_RE = re.compile(r'"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?Product"')
+# The subject of a page about one thing: a product, a Q&A page, a discussion thread.
+_SUBJECT_RE = re.compile(
+    r'(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|itemtype\s*=\s*["\']?https?://schema\.org/)'
+    r'(?:Product|QAPage|DiscussionForumPosting)(?![\w])'
+)
 
 
 def declared_type(html: str) -> int:
@@ -105,26 +109,29 @@ def declared_type(html: str) -> int:
 
     Open Graph first (the tag sites fill for link previews, so it reflects
     what the page is), then JSON-LD types; a list type wins over article
-    types because list pages embed their articles as items.
+    types because list pages embed their articles as items. One exception to
+    Open Graph: shop and forum systems type every page "website", and a page
+    that describes exactly one product or one discussion (JSON-LD or
+    microdata) is about that subject (a list page describes several).
     """
+    types = set(_LD_TYPE_RE.findall(html))
     m = _OG_TYPE_RE.search(html)
     if m:
         c = _CONTENT_ATTR_RE.search(m.group(0))
         if c:
             if c.group(1).lower() != "website":
                 return 1
-            # Shop systems type every page "website"; one Product described in
-            # JSON-LD (a list page describes several, or an ItemList) is the
-            # page's own subject: a product page.
-            if len(_LD_PRODUCT_RE.findall(html)) == 1 and not set(_LD_TYPE_RE.findall(html)) & _LD_INDEX:
-                return 1
-            return -1
-    types = set(_LD_TYPE_RE.findall(html))
+            return 1 if _one_subject(html) and not types & _LD_INDEX else -1
     if types & _LD_INDEX:
         return -1
-    if types & _LD_CONTENT:
+    if types & _LD_CONTENT or _one_subject(html):
         return 1
     return 0
+
+
+def _one_subject(html: str) -> bool:
+    """Exactly one Product, QAPage or DiscussionForumPosting declared (JSON-LD or microdata)."""
+    return len(_SUBJECT_RE.findall(html)) == 1
 
 
 # --- the decision -------------------------------------------------------------
