@@ -190,8 +190,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
                            "contentex: page type failed on %s: %r", response.url, exc)
-        if state.label == "index" and self.config.record_pages and self._kind_for(response) != "article":
-            state.label = self._record_page(response, doc, state.label)
+        if (state.label == "index" and self.config.record_pages
+                and self._kind_for(response) != "article" and self._is_record_page(response, doc)):
+            state.label = "content"
         if state.label == "content":
             # Only content pages need the tree (the pipeline reuses it); the
             # page type itself is one scan of the text, so index pages are
@@ -209,18 +210,18 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self._inc(f"pages/{state.label}")
         return state
 
-    def _record_page(self, response: Response, doc: Document, label: str) -> str:
-        """"content" for a product page that its links made look like an index page."""
+    def _is_record_page(self, response: Response, doc: Document) -> bool:
+        """A product page that its links made look like an index page (counted)."""
         from .core.kind import record_page
 
         try:
             if record_page(doc):
                 self._inc("pages/content_by_record")
-                return "content"
+                return True
         except Exception as exc:  # advisory, like the page type itself
             self._log_once("record_page", logging.WARNING,
                            "contentex: record-page check failed on %s: %r", response.url, exc)
-        return label
+        return False
 
     def _state(self, response: Response | None) -> _State | None:
         if response is None:
