@@ -80,3 +80,19 @@ def test_book_page_without_a_price_is_a_product_by_its_record():
             "<dt>Publication date</dt><dd>01 Jun 2012</dd><dt>Publisher</dt><dd>Dorling Kindersley</dd>"
             "<dt>ISBN13</dt><dd>9781405390583</dd></dl></main></body></html>")
     assert guess_kind(Document(page)) == "product"
+
+
+def test_record_page_is_one_product_not_a_list_of_labelled_tiles():
+    from scrapy_contentex.core.kind import record_page
+
+    menu = "".join(f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(40))
+    tiles = "".join(
+        f"<div class='tile'><a href='/p/{i}'>Kettle model {i}</a><ul><li>Brand: Campco</li>"
+        f"<li>Color: Red</li><li>Size: {i} L</li><li>Price: ${i}.99</li></ul><button>Add to cart</button></div>"
+        for i in range(24))
+    listing = f"<html><body><nav><ul>{menu}</ul></nav><h1>Kettles</h1>{tiles}</body></html>"
+    detail = (f"<html><body><nav><ul>{menu}</ul></nav><h1>Trail Kettle</h1><p class='price'>$39.99</p>"
+              "<button class='add-to-cart'>Add to cart</button><ul><li>Brand: Campco</li>"
+              "<li>Material: Titanium</li><li>Weight: 180 g</li><li>Capacity: 1.2 L</li></ul></body></html>")
+    assert not record_page(Document(listing))
+    assert record_page(Document(detail))

@@ -265,13 +265,24 @@ def _is_product(score: float, kinds: int) -> bool:
     return score > 1.0 and kinds >= 2
 
 
-def record_page(doc: Document, min_labels: int = 4) -> bool:
+def record_page(doc: Document, min_labels: int = 4, max_repeats: int = 2) -> bool:
     """A product's own page, whatever its links: a record area of at least
-    ``min_labels`` dictionary labels, and shop evidence that says product.
+    ``min_labels`` dictionary labels, each shown about once, and shop
+    evidence that says product.
 
     Shop pages carry menus, filters and related-product rails, so by their
     link blocks alone (seed 004) many read as index pages; the record area
     (seed 000) is what a list of products does not have: one item's
-    attribute/value pairs.
+    attribute/value pairs. A list whose tiles carry "Brand: / Price:" lines
+    repeats each label once per tile: the median label count over the area
+    must stay at most ``max_repeats``.
     """
-    return _record_area_labels(doc) >= min_labels and guess_kind(doc) == "product"
+    if _record_area_labels(doc) < min_labels:
+        return False
+    from .records import container_for, document_records
+
+    container = container_for()
+    counts = sorted(n for k, n in document_records(doc).counts.items() if 0 < k < container.label_cell)
+    if not counts or counts[len(counts) // 2] > max_repeats:
+        return False
+    return guess_kind(doc) == "product"

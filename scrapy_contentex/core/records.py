@@ -764,6 +764,8 @@ class RecordResult:
     area: HtmlElement | None
     path: list[HtmlElement]
     properties: list[dict[str, str]]
+    #: characteristic k -> text leaves under the area that show it (Formula 3's n_k)
+    counts: dict[int, int] = field(default_factory=dict)
 
 
 def extract_records(tree: HtmlElement, params: RecordParams | None = None,
@@ -788,7 +790,7 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
     props = pairs_from(area, container, None if area is not body else leaves)
     if len(props) < params.min_pairs and area is not body:
         props = pairs_from(body, container, leaves)
-    return RecordResult(area=area, path=path, properties=props)
+    return RecordResult(area=area, path=path, properties=props, counts=dict(weights.counts.get(area, {})))
 
 
 def body_leaves(doc) -> list:
