@@ -161,6 +161,16 @@ def test_one_discussion_in_microdata_is_a_content_declaration():
     assert declared_type('<div itemtype="https://schema.org/ProductGroup"></div>') == 0
 
 
+def test_one_question_with_its_answers_is_a_content_declaration():
+    og = '<meta property="og:type" content="website">'
+    question = '<div itemscope itemtype="https://schema.org/Question">Q</div>'
+    answer = '<div itemscope itemtype="https://schema.org/Answer">A</div>'
+    page = '<div itemscope itemtype="https://schema.org/QAPage">'
+    assert declared_type(og + question + answer * 3) == 1
+    assert declared_type(og + page + question + answer) == 1  # each subject type once
+    assert declared_type(og + question * 5) == -1  # a list of questions
+
+
 def test_declared_type_moves_the_score():
     og = '<meta property="og:type" content="article">'
     page = INDEX_EN.replace("<head>", "<head>" + og)

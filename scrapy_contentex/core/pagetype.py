@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .document import Document
@@ -97,10 +98,10 @@ _LD_CONTENT = frozenset(
     "AnalysisNewsArticle OpinionNewsArticle ReviewNewsArticle".split()
 )
 _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
-# The subject of a page about one thing: a product, a Q&A page, a discussion thread.
+# The subject of a page about one thing: a product, a Q&A page or question, a discussion thread.
 _SUBJECT_RE = re.compile(
     r'(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|itemtype\s*=\s*["\']?https?://schema\.org/)'
-    r'(?:Product|QAPage|DiscussionForumPosting)(?![\w])'
+    r'(Product|QAPage|Question|DiscussionForumPosting)(?![\w])'
 )
 
 
@@ -130,8 +131,11 @@ def declared_type(html: str) -> int:
 
 
 def _one_subject(html: str) -> bool:
-    """Exactly one Product, QAPage or DiscussionForumPosting declared (JSON-LD or microdata)."""
-    return len(_SUBJECT_RE.findall(html)) == 1
+    """A Product, QAPage, Question or DiscussionForumPosting declared (JSON-LD or
+    microdata), none of them twice: a Q&A page declares its page and its one
+    question, a list page declares many of one kind."""
+    counts = Counter(_SUBJECT_RE.findall(html))
+    return bool(counts) and max(counts.values()) == 1
 
 
 # --- the decision -------------------------------------------------------------
