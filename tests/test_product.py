@@ -300,7 +300,7 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
     tree = parse_html(
         "<html><body><p>Menu</p><p>Currently unavailable</p><p>In stock now, in stock later</p>"
         "<p>This item is not available</p><p>缺货</p><p>" + "long text " * 20 + "out of stock</p>"
-        "<p>现货</p></body></html>"
+        "<p>现货</p><p>No longer available in stock</p><p>Temporarily out of stock</p></body></html>"
     )
     leaves = text_leaves(tree.find("body"))
     expected = []
@@ -308,9 +308,10 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
         match = _STOCK_RE.search(leaf.lower()) if len(leaf) <= 80 else None
         if match:
             expected.append((str(leaf), match.group(0), match.start()))
-    got = [(str(leaf), m.group(0)) for leaf, m in _stock_matches(leaves)]
+    got = [(str(leaf), phrase) for leaf, phrase in _stock_matches(leaves)]
     assert got == [(t, g) for t, g, _ in expected]
-    assert [g for _, g in got] == ["currently unavailable", "in stock", "not available", "缺货", "现货"]
+    assert [g for _, g in got] == ["currently unavailable", "in stock", "not available", "缺货", "现货",
+                                   "no longer available", "temporarily out of stock"]
 
 
 def test_camel_case_microdata_scope_is_still_read():

@@ -131,8 +131,8 @@ def _text_signals(leaves: list) -> tuple[bool, int, bool, bool, bool]:
     from .product import _stock_matches
 
     # one scan for stock phrases (the phrase must be most of its text)
-    stock = any(len(match.group(0)) >= 0.45 * len(leaf.strip())
-                for leaf, match in _stock_matches(leaves, 60))
+    stock = any(len(phrase) >= 0.45 * len(leaf.strip())
+                for leaf, phrase in _stock_matches(leaves, 60))
     price_label = False
     short_cart = False
     short_price = False

@@ -563,18 +563,15 @@ def _hidden(el: HtmlElement) -> bool:
 _STOCK_PHRASES = _OUT_PHRASES + _IN_PHRASES
 
 
-@lru_cache(maxsize=256)
-def _alternation(phrases: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(re.escape(p) for p in phrases))
-
-
 def _stock_matches(leaves: list, max_len: int = 80):
-    """(leaf, first stock-phrase match in it) for the short leaves that have one, in order.
+    """(leaf, first stock phrase in it) for the short leaves that have one, in order.
 
     The lower-cased short texts are joined (by newlines, which no phrase
-    holds, so no match spans two texts) and scanned by one ``finditer``:
-    a regex call per text cost more than the scan. A text's first match in
-    the joined string is the one ``search`` would find in the text alone.
+    holds, so no match spans two texts) and each phrase present is located
+    with ``str.find``: a regex call per text, or an alternation compiled for
+    each page's set of phrases, cost more. A text's phrase is the one
+    ``re.search`` with the alternation would give: the leftmost, and at one
+    position the first in ``_STOCK_PHRASES`` order.
     """
     short = [leaf for leaf in leaves if len(leaf) <= max_len]
     if not short:
@@ -586,19 +583,19 @@ def _stock_matches(leaves: list, max_len: int = 80):
         starts.append(pos)
         pos += len(low) + 1
     joined = "\n".join(lowered)
-    # Phrases are literals: a substring test per phrase is far cheaper than the
-    # big alternation's scan, and the alternation of the present phrases (in
-    # the same order) finds exactly the matches the full one would.
-    present = tuple(p for p in _STOCK_PHRASES if p in joined)
-    if not present:
-        return
+    hits: list[tuple[int, int, str]] = []
+    for order, phrase in enumerate(_STOCK_PHRASES):
+        at = joined.find(phrase)
+        while at >= 0:
+            hits.append((at, order, phrase))
+            at = joined.find(phrase, at + 1)
     last = -1
-    for match in _alternation(present).finditer(joined):
-        index = bisect_right(starts, match.start()) - 1
+    for at, _, phrase in sorted(hits):
+        index = bisect_right(starts, at) - 1
         if index == last:
             continue
         last = index
-        yield short[index], match
+        yield short[index], phrase
 
 
 def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
@@ -607,10 +604,10 @@ def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
     stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
     """
-    for leaf, match in _stock_matches(leaves):
+    for leaf, phrase in _stock_matches(leaves):
         # The phrase must be most of the text: "Out of stock" is a statement,
         # "Image not available for this colour" is not about stock.
-        if len(match.group(0)) < 0.45 * len(leaf.strip()):
+        if len(phrase) < 0.45 * len(leaf.strip()):
             continue
         parent = leaf.getparent()
         if parent is None:
