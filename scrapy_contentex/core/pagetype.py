@@ -98,10 +98,12 @@ _LD_CONTENT = frozenset(
     "AnalysisNewsArticle OpinionNewsArticle ReviewNewsArticle".split()
 )
 _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
-# The subject of a page about one thing: a product, a Q&A page or question, a discussion thread.
-_SUBJECT_RE = re.compile(
-    r'(?:"@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?|itemtype\s*=\s*["\']?https?://schema\.org/)'
-    r'(Product|QAPage|Question|DiscussionForumPosting)(?![\w])'
+# The subject of a page about one thing: a product, a Q&A page or question, a
+# discussion thread. JSON-LD types come from _LD_TYPE_RE; microdata ones from
+# this pattern, which opens with a literal the regex engine searches for fast.
+_SUBJECT_TYPES = frozenset(("Product", "QAPage", "Question", "DiscussionForumPosting"))
+_SUBJECT_MD_RE = re.compile(
+    r'itemtype\s*=\s*["\']?https?://schema\.org/(Product|QAPage|Question|DiscussionForumPosting)(?!\w)'
 )
 
 
@@ -112,29 +114,34 @@ def declared_type(html: str) -> int:
     what the page is), then JSON-LD types; a list type wins over article
     types because list pages embed their articles as items. One exception to
     Open Graph: shop and forum systems type every page "website", and a page
-    that describes exactly one product or one discussion (JSON-LD or
-    microdata) is about that subject (a list page describes several).
+    that declares one product, Q&A page, question or discussion (JSON-LD or
+    microdata, none of these types twice) is about that subject; a list page
+    declares many of one kind.
     """
-    types = set(_LD_TYPE_RE.findall(html))
     m = _OG_TYPE_RE.search(html)
     if m:
         c = _CONTENT_ATTR_RE.search(m.group(0))
         if c:
             if c.group(1).lower() != "website":
                 return 1
-            return 1 if _one_subject(html) and not types & _LD_INDEX else -1
+            ld_types = _LD_TYPE_RE.findall(html)
+            return 1 if _one_subject(html, ld_types) and not _LD_INDEX.intersection(ld_types) else -1
+    ld_types = _LD_TYPE_RE.findall(html)
+    types = set(ld_types)
     if types & _LD_INDEX:
         return -1
-    if types & _LD_CONTENT or _one_subject(html):
+    if types & _LD_CONTENT or _one_subject(html, ld_types):
         return 1
     return 0
 
 
-def _one_subject(html: str) -> bool:
+def _one_subject(html: str, ld_types: list[str]) -> bool:
     """A Product, QAPage, Question or DiscussionForumPosting declared (JSON-LD or
     microdata), none of them twice: a Q&A page declares its page and its one
     question, a list page declares many of one kind."""
-    counts = Counter(_SUBJECT_RE.findall(html))
+    counts = Counter(t for t in ld_types if t in _SUBJECT_TYPES)
+    if "itemtype" in html:
+        counts.update(_SUBJECT_MD_RE.findall(html))
     return bool(counts) and max(counts.values()) == 1
 
 
