@@ -103,7 +103,7 @@ _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
 # this pattern, which opens with a literal the regex engine searches for fast.
 _SUBJECT_TYPES = frozenset(("Product", "QAPage", "Question", "DiscussionForumPosting"))
 _SUBJECT_MD_RE = re.compile(
-    r'itemtype\s*=\s*["\']?https?://schema\.org/(Product|QAPage|Question|DiscussionForumPosting)(?!\w)'
+    r'itemtype\s*=\s*["\']?https?://schema\.org/(' + "|".join(sorted(_SUBJECT_TYPES)) + r')(?!\w)'
 )
 
 

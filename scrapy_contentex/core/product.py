@@ -40,7 +40,7 @@ from .price import (
     parse_price,
     sign_fits,
 )
-from .records import RecordParams, body_leaves, document_records
+from .records import RecordParams, body_leaves, document_records, qualified_suffix
 from .structured import (
     first_value,
     json_ld_objects,
@@ -656,11 +656,11 @@ def _label_field(name: str) -> tuple[str, int] | None:
         return hit
     if " " not in key and CJK_RE.search(key):
         # "国际标准书号ISBN", "商品货号": qualifying characters, then a label
-        for start in range(1, len(key) - 1):
-            hit = _LABEL_INDEX.get(key[start:])
-            if hit is not None:
-                return hit[0], hit[1] + 100
-        return None
+        suffix = qualified_suffix(key, _LABEL_INDEX)
+        if suffix is None:
+            return None
+        field_name, rank = _LABEL_INDEX[suffix]
+        return field_name, rank + 100
     words = key.split()
     if not 1 < len(words) <= 5:
         return None

@@ -207,10 +207,7 @@ class CharacteristicContainer:
             return None
         if compact in self.index:
             return compact
-        for start in range(1, len(compact) - 1):
-            if compact[start:] in self.index:
-                return compact[start:]
-        return None
+        return qualified_suffix(compact, self.index)
 
     def characteristics(self, text: str, label_cell: bool = False) -> list[int]:
         """Indices of the characteristics a text leaf shows.
@@ -256,6 +253,18 @@ class CharacteristicContainer:
 
     def is_attribute(self, name: str) -> bool:
         return self._could_be_label(name) and clean_name(name).lower() in self.index
+
+
+def qualified_suffix(key: str, names) -> str | None:
+    """The longest ending of ``key``, two characters or more, that is in ``names``.
+
+    Chinese and Japanese labels qualify a name with no space between
+    ("国际标准书号ISBN", "商品货号"): the name is what the label ends with.
+    """
+    for start in range(1, len(key) - 1):
+        if key[start:] in names:
+            return key[start:]
+    return None
 
 
 @lru_cache(maxsize=32)
