@@ -273,3 +273,30 @@ def test_table_rows_with_two_pairs_each():
 def test_a_question_is_not_a_label():
     page = "<html><body><ul><li>Brand: Acme</li><li>Weight: 2 kg</li></ul><p>Questions? Call us: 0800 123</p></body></html>"
     assert "Questions? Call us" not in _pairs_of(page)
+
+
+def test_colons_of_urls_and_clock_times_are_no_delimiters():
+    box = CharacteristicContainer()
+    assert box.characteristics("https://example.com/privacy") == []
+    assert box.characteristics("10:30") == []
+    assert box.characteristics("Opening hours: 10:30") == [0]
+    assert box.characteristics("：") == [0]  # a delimiter in its own element, after its label's
+
+
+# Related-product tiles repeat one label each; the product's own record names it once.
+TILES = """<html><body>
+<div id="tiles">{}</div>
+<table id="spec"><tr><td>Colour</td><td>Red</td></tr><tr><td>Weight</td><td>2 kg</td></tr></table>
+</body></html>""".format("".join(
+    f"<div><a>Item {i}</a><p>Price:</p><p>{i}.99</p><p>Rating:</p><p>4</p><p>Size:</p><p>M</p></div>"
+    for i in range(6)))
+
+
+def test_labels_repeated_by_a_list_do_not_weigh_and_the_record_wins():
+    tree = parse_html(TILES)
+    result = extract_records(tree)
+    assert result.area is _by_id(tree, "spec")
+    assert result.properties == [{"name": "Colour", "value": "Red"}, {"name": "Weight", "value": "2 kg"}]
+    # the seed's plain weights (no repeat limit) take the tile list
+    plain = extract_records(parse_html(TILES), RecordParams(max_repeat=None))
+    assert plain.area.get("id") == "tiles"

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -101,6 +102,12 @@ _LABEL_VALUE_RE = re.compile(rf"^\s*([^{_DELIM_CLASS}\n]{{1,{_LABEL_MAX_CHARS}}}
 _HAN = "\u3400-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]")
 _SPACED_HAN_RE = re.compile(f"[{_HAN}](?: [{_HAN}])+")
+# The delimiter characteristic: a delimiter after at most a label's length of
+# text. A colon that opens "://" or sits between digits ("10:30") separates no
+# name from a value: a cookie banner's vendor list of URLs is no record area.
+_DELIMITER_RE = re.compile(
+    rf"^[^{_DELIM_CLASS}\n]{{0,{_LABEL_MAX_CHARS}}}(?:(?<!\d)[{_DELIM_CLASS}]|[{_DELIM_CLASS}](?!\d))(?!//)"
+)
 
 
 _MEMO_SIZE = 50_000
@@ -121,12 +128,16 @@ class RecordParams:
 
     ``extra_attributes`` extends the dictionary (the Scrapy setting
     ``CONTENTEX_RECORD_ATTRIBUTES`` lands here); ``keep`` is the share of its
-    parent's weight the best child must keep for the walk to go on.
+    parent's weight the best child must keep for the walk to go on;
+    a characteristic text found more than ``max_repeat`` times on the page is
+    a list's template label (related-product tiles, a vendor list), not a
+    record's, and does not weigh (None: the seed's plain Formula 3).
     """
 
     extra_attributes: list[str] = field(default_factory=list)
     keep: float = 0.7
     min_pairs: int = 2
+    max_repeat: int | None = 3
 
 
 # ---------------------------------------------------------------------------
@@ -216,7 +227,7 @@ class CharacteristicContainer:
         ``<dt>`` — the structural form of a label, a characteristic of its own.
         """
         found: list[int] = []
-        delimited = (":" in text or "：" in text) and len(text) <= 400
+        delimited = (":" in text or "：" in text) and len(text) <= 400 and _DELIMITER_RE.match(text) is not None
         if delimited:
             found.append(0)
         # a label is short: its own short text, or the head of a delimited one
@@ -349,7 +360,7 @@ class Weights:
 
 
 def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
-                leaves: list | None = None) -> Weights:
+                leaves: list | None = None, max_repeat: int | None = None) -> Weights:
     """Formula 3 for every element under ``root``: ``sum_k n_k log(N / n_k)``.
 
     Only the leaves that show a characteristic contribute, so we start from
@@ -368,6 +379,7 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
     # Texts repeat across pages of a site and within one (menus, spec labels):
     # each text's characteristics are remembered by the shared container.
     memo = container.leaf_memo
+    repeats = Counter(leaves) if max_repeat is not None else None
     for leaf in leaves:
         size = len(leaf)
         # cheap filters first: only delimiters or short label-like texts can match
@@ -389,7 +401,7 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
             tag = owner.tag
             if tag == "dt" or (tag in ("th", "td") and _is_label_cell(owner)):
                 found = found + (label_cell,)
-        if not found:
+        if not found or (repeats is not None and repeats[leaf] > max_repeat):
             continue
         if owner is None:
             owner = _owner(leaf)
@@ -523,10 +535,23 @@ class _Pairs:
         self.items: list[dict[str, str]] = []
         self._seen: set[str] = set()
 
-    def add(self, name: str, value: str) -> None:
+    @staticmethod
+    def _name(name: str) -> str:
         name = clean_name(name)
         if " " in name and _SPACED_HAN_RE.fullmatch(name):
             name = name.replace(" ", "")  # "开 本" -> "开本"
+        return name
+
+    def taken(self, name: str) -> bool:
+        """No pair of this name can be added any more (named already, or the list is full).
+
+        Listings repeat one label per tile ("Preis:", "Ort:"): asking first
+        spares the search for each repeat's value.
+        """
+        return self._name(name).lower() in self._seen or len(self.items) >= _MAX_PAIRS
+
+    def add(self, name: str, value: str) -> None:
+        name = self._name(name)
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
             return
@@ -685,6 +710,8 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
         if owner.tag == "th" and _header_cell(owner):
             continue  # a column name: its values are in the rows below, not next to it
         name = match.group(1) if match else text
+        if pairs.taken(name):
+            continue
         rest = _rest_of_block(owner, text, lines)
         if rest:
             pairs.add(name, rest)
@@ -792,7 +819,7 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
         body = tree
     if leaves is None:
         leaves = text_leaves(body)
-    weights = compute_wvc(body, container, leaves)
+    weights = compute_wvc(body, container, leaves, params.max_repeat)
     area, path = viterbi_area(body, weights, params.keep)
     # The area's leaves are collected again (one C-level XPath): locating the
     # area's run inside the page's list measured slower.
@@ -824,7 +851,7 @@ def document_records(doc, params: RecordParams | None = None) -> RecordResult:
     The result is shared: callers that add to ``properties`` copy the list first.
     """
     params = params or RecordParams()
-    key = (tuple(params.extra_attributes), params.keep, params.min_pairs)
+    key = (tuple(params.extra_attributes), params.keep, params.min_pairs, params.max_repeat)
     memo = doc.__dict__.setdefault("_contentex_records", {})
     result = memo.get(key)
     if result is None:
