@@ -449,3 +449,25 @@ def test_two_character_chinese_name_in_book_brackets():
             "<h1>活着（2021版）</h1><ul><li>作者：余华</li><li>出版社：示例出版社</li>"
             "<li>ISBN：9787000000001</li></ul></body></html>")
     assert extract_product_fields(Document(page))["name"] == "活着"
+
+
+def _titled(title: str, og_site: str = "") -> str:
+    site = f'<meta property="og:site_name" content="{og_site}">' if og_site else ""
+    return (f"<html><head><title>{title}</title>{site}</head><body><h1>Leather Look Shirt</h1>"
+            '<span class="price">€29.99</span></body></html>')
+
+
+def test_brand_is_the_words_the_title_puts_before_the_name():
+    fields = extract_product_fields(Document(_titled("ONLY Leather Look Shirt | Example Fashion"),
+                                             "https://shop.example.com/p/1"))
+    assert fields["name"] == "Leather Look Shirt"
+    assert fields["brand"] == "ONLY"
+
+
+def test_a_site_name_before_the_name_is_no_brand():
+    for title, site in (("Example.com: Leather Look Shirt", ""),
+                        ("[Example Mall] Leather Look Shirt", ""),
+                        ("Examplia Leather Look Shirt", "Examplia"),
+                        ("Shopwise Leather Look Shirt", "")):
+        url = "https://www.shopwise.example/p/1"
+        assert extract_product_fields(Document(_titled(title, site), url))["brand"] is None, title

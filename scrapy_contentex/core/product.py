@@ -831,6 +831,38 @@ _QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
 _QUALIFIER_OPEN = " " + "".join(_QUALIFIER_START)
 
 
+_TITLE_SEGMENT_RE = re.compile(r"\s+[|｜–—-]\s+|\s*[|｜]\s*")
+_HAS_LETTER_RE = re.compile(r"[^\W\d_]")
+
+
+def _brand_before_name(name: str, tree: HtmlElement, meta: dict[str, str], url: str | None) -> str | None:
+    """The words a title puts before the heading's name: "ONLY Leather Look Shirt" -> "ONLY".
+
+    Fashion and retail shops head the page with the bare name and title it
+    with the brand in front. A title segment must end with the whole name
+    and hold at most four words before it. A site's own name in that place
+    ("Amazon.com: ...", "[Shop] ...") is no brand: a prefix that ends with
+    a colon, sits in brackets, or names the site (og:site_name, the host) is
+    refused.
+    """
+    site = " ".join(filter(None, (meta.get("og:site_name"), urlsplit(url).hostname if url else None))).lower()
+    low_name = name.lower()
+    for ref in (tree.findtext(".//title"), meta.get("og:title"), meta.get("twitter:title")):
+        for segment in _TITLE_SEGMENT_RE.split(normalize_space(ref or "")):
+            at = segment.lower().find(low_name)
+            if at <= 0 or at + len(low_name) != len(segment):
+                continue
+            raw = segment[:at].strip()
+            prefix = raw.strip(" -–")
+            if (not prefix or raw.endswith((":", "：")) or prefix[0] in "[【(（《〈「"
+                    or len(prefix.split()) > 4 or not _HAS_LETTER_RE.search(prefix)):
+                continue
+            if prefix.lower() in site or any(word in site for word in prefix.lower().split() if len(word) > 3):
+                continue
+            return prefix
+    return None
+
+
 def _prefix_in(text: str, ref: str) -> int:
     """Length of the longest prefix of ``text`` found anywhere in ``ref`` (case-insensitive).
 
@@ -1071,6 +1103,8 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         out["availability"] = "InStock"
     if not out["name"]:
         out["name"] = _name_from_page(doc, tree, props, meta, leaves)
+    if not out["brand"] and out["name"]:
+        out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
     if not out["description"]:
         out["description"] = _str(meta.get("og:description") or meta.get("description"))
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
