@@ -43,7 +43,7 @@ _CART_RE = re.compile(
     r"加入購物車|立即購買|直接購買|放入購物車|我要購買|我要购买|"
     r"warenkorb|ajouter au panier|al carrito|ao carrinho|al carrello|do koszyka|košík|"
     r"košaric|в корзину|장바구니|カートに入れる|winkelwagen|varukorg|în coș|kosárba|"
-    r"add[-_]?to[-_]?cart|addtocart|buy[-_]?box",
+    r"add[-_]?to[-_]?cart|addtocart|buy[-_]?box|button[-_]cart|cart[-_]button",
 )  # matched against lower-cased text (re.I on big alternations is slow)
 
 _PRICE_TEXT_RE = re.compile(

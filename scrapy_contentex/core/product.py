@@ -93,7 +93,9 @@ _CART_RE = re.compile(
     r"adaugă în coș|kosárba",
 )  # matched against lower-cased text
 
-_CART_ATTR_RE = re.compile(r"add[-_]?to[-_]?(cart|bag|basket)|addtocart|buy[-_]?now|cart[-_]?add", re.I)
+# Platform names of the button: add-to-cart (most), OpenCart's "button-cart".
+_CART_ATTR_RE = re.compile(
+    r"add[-_]?to[-_]?(cart|bag|basket)|addtocart|buy[-_]?now|cart[-_]?add|button[-_]cart|cart[-_]button", re.I)
 
 # Label -> field for the record pairs (lower case, delimiter stripped).
 _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
