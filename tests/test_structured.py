@@ -133,3 +133,25 @@ def test_itemprop_outside_any_scope_is_ignored():
 
     tree = parse_html('<html><body><span itemprop="name">Loose</span></body></html>')
     assert microdata_items(tree) == []
+
+
+def test_item_scope_check():
+    from scrapy_contentex.core.structured import has_item_scope
+
+    assert has_item_scope('<div itemscope itemtype="https://schema.org/Product">')
+    assert has_item_scope('<div itemScope>')  # React spells it so
+    assert has_item_scope('<div vocab="https://schema.org/" typeof="Product">')
+    assert not has_item_scope('<div class="product"><p>plain</p></div>')
+
+
+def test_document_objects_are_read_once_and_hold_both_syntaxes():
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.structured import document_objects
+
+    doc = Document('<html><head><script type="application/ld+json">{"@type": "Product", "name": "A"}'
+                   '</script></head><body><div itemscope itemtype="https://schema.org/Offer">'
+                   '<span itemprop="price">5</span></div></body></html>')
+    objects = document_objects(doc)
+    assert [sorted(o["@type"]) if isinstance(o["@type"], list) else o["@type"] for o in objects] == [
+        "Product", ["Offer"]]
+    assert document_objects(doc) is objects

@@ -27,7 +27,7 @@ from lxml.html import HtmlElement
 from .document import Document
 from .lang import has_punct, normalize_space, token_count
 from .records import body_leaves
-from .structured import json_ld_objects, meta_tags, microdata_items, types_of
+from .structured import document_objects, meta_tags, types_of
 
 PRODUCT_TYPES = frozenset(
     "Product ProductGroup ProductModel IndividualProduct SomeProducts Offer AggregateOffer "
@@ -54,13 +54,12 @@ _PRICE_TEXT_RE = re.compile(
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|prezzo|cena", re.I)
 
 
-def _structured_vote(tree: HtmlElement) -> int:
+def _structured_vote(doc: Document) -> int:
     """+1 product, -1 article, 0 unknown, from types the page declares."""
+    tree = doc.tree
     types: set[str] = set()
-    for obj in json_ld_objects(tree):
+    for obj in document_objects(doc):
         types |= types_of(obj)
-    for item in microdata_items(tree):
-        types |= types_of(item)
     og_type = (meta_tags(tree).get("og:type") or "").lower()
     product = bool(types & PRODUCT_TYPES) or "product" in og_type
     article = bool(types & ARTICLE_TYPES) or og_type in ("article", "blog", "news")
@@ -178,7 +177,7 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
     tree = doc.tree
     score = 0.0
     kinds = 0
-    vote = _structured_vote(tree)
+    vote = _structured_vote(doc)
     score += 3.0 * vote
     kinds += 2 if vote > 0 else 0
     meta = meta_tags(tree)

@@ -42,10 +42,9 @@ from .price import (
 )
 from .records import RecordParams, body_leaves, document_records, qualified_suffix
 from .structured import (
+    document_objects,
     first_value,
-    json_ld_objects,
     meta_tags,
-    microdata_items,
     product_meta,
     types_of,
 )
@@ -147,17 +146,6 @@ _BYLINE_ALONE_RE = re.compile(rf"^{_BYLINE_HEAD}$", re.I)
 # "Jane Doe (Author)": the role after the name, in one text or in the next one
 _ROLE_RE = re.compile(r"^(.{2,80}?)\s*\((?:author|autor|auteur|autore|editor)\)[\s,;]*$", re.I)
 _ROLE_ALONE_RE = re.compile(r"^\s*\((?:author|autor|auteur|autore|editor)\)[\s,;]*$", re.I)
-
-# Every microdata/RDFa item opens with one of these attributes. A case-insensitive
-# regex over the page cost more (2 ms) than the walk it guards; plain substring
-# tests of the spellings pages use (lower, camel, upper case) are ten times cheaper.
-_ITEM_SCOPE_SPELLINGS = ("itemscope", "typeof", "itemScope", "typeOf", "ITEMSCOPE", "TYPEOF")
-
-
-def _has_item_scope(html: str) -> bool:
-    """Whether the page may hold a microdata/RDFa item: without a scope attribute it holds none."""
-    return any(spelling in html for spelling in _ITEM_SCOPE_SPELLINGS)
-
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -1064,9 +1052,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
     """
     tree = doc.tree
-    objects = json_ld_objects(tree)
-    if _has_item_scope(doc.html):
-        objects += microdata_items(tree)  # same shape: typed dicts
+    objects = document_objects(doc)  # shared with the kind guess: read, never change
     meta = meta_tags(tree)
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
     ctx = _page_context(doc, tree, declared_lang, meta)
