@@ -300,3 +300,25 @@ def test_labels_repeated_by_a_list_do_not_weigh_and_the_record_wins():
     # the seed's plain weights (no repeat limit) take the tile list
     plain = extract_records(parse_html(TILES), RecordParams(max_repeat=None))
     assert plain.area.get("id") == "tiles"
+
+
+def test_clock_times_and_code_are_not_split_into_pairs():
+    html = """<html><body><div id="spec">
+    <p>Brand: Acme</p><p>Weight: 2 kg</p><p>Colour: Red</p>
+    <p>Ends 25 Nov, 2020 12:11:55 GMT</p><p>{"modules": ["a", "b"]}</p>
+    <p>if ((typeof x === "undefined")) y = 1; z: 2</p>
+    </div></body></html>"""
+    names = [p["name"] for p in extract_records(parse_html(html)).properties]
+    assert names == ["Brand", "Weight", "Colour"]
+
+
+def test_values_are_one_line():
+    html = """<html><body><table>
+    <tr><td>Price</td><td>12,44 €
+
+
+    </td></tr><tr><td>Condition</td><td>Used
+      <br>An item that has been used.</td></tr></table></body></html>"""
+    props = extract_records(parse_html(html)).properties
+    assert props == [{"name": "Price", "value": "12,44 €"},
+                     {"name": "Condition", "value": "Used An item that has been used."}]

@@ -492,6 +492,9 @@ def _text(el: HtmlElement) -> str:
     return normalize_space(el.text_content())
 
 
+_CODE_CHARS = frozenset('{}"=;<>')
+
+
 def _ok_name(name: str) -> bool:
     """A label, not a sentence: short, no sentence break inside, no final !/?/。.
 
@@ -509,6 +512,9 @@ def _ok_name(name: str) -> bool:
         return False
     if not _HAS_LETTER_RE.search(name) or name.lower() in ("http", "https", "mailto", "tel"):
         return False  # "3: 19" (a score, a time) or a URL split at its colon
+    if any(ch in name for ch in _CODE_CHARS):
+        return False  # script or JSON text split at a colon: '{"modules"', 'if ((typeof x'
+
     return not (name.endswith(".") and tokens >= 4)
 
 
@@ -555,7 +561,8 @@ class _Pairs:
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
             return
-        value = normalize_space(value).lstrip(":： ").strip()
+        # one line: cells and blocks bring their markup's line breaks along
+        value = " ".join(value.split()).lstrip(":： ").strip()
         if not _ok_name(name) or not _ok_value(value):
             return
         if _IDENTIFIER_NAME_RE.search(key):
@@ -694,6 +701,8 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
                 continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
         text = " ".join(leaf.split())
         match = _LABEL_VALUE_RE.match(text) if delimited else None
+        if match and match.group(1)[-1:].isdigit() and match.group(2)[:1].isdigit():
+            continue  # a clock time or a ratio ("2020 12:11:55", "16:9"), not "Label: value"
         if match and match.group(2):
             pairs.add(match.group(1), match.group(2))
             continue
