@@ -56,7 +56,7 @@ def test_iso_codes_pass_through_and_unknowns_are_none():
 
 def test_context_from_language_tag_and_url():
     ctx = context_from("https://www.example.co.jp/item", "ja-JP")
-    assert ctx == PageContext(lang="ja", tld="jp")
+    assert ctx == PageContext(lang="ja", tld="jp", region="jp")
 
 
 def test_normalize_amount_plain_decimal_strings():
@@ -94,3 +94,30 @@ def test_a_sign_shared_by_several_currencies_fits_each_of_them():
     assert sign_fits("¥", "JPY") and sign_fits("元", "TWD") and sign_fits("kr", "NOK")
     assert sign_fits("€", "EUR") and not sign_fits("€", "GBP")
     assert not sign_fits(None, "USD") and not sign_fits("$", None)
+
+
+def test_language_region_resolves_signs_on_com_sites():
+    assert context_from("https://shop.example.com/p", "es-MX") == PageContext(lang="es", tld="com", region="mx")
+    assert parse_price("$1,299.00", context_from("https://shop.example.com", "es-MX")).currency == "MXN"
+    assert parse_price("$1,290", context_from("https://shop.example.com", "zh-TW")).currency == "TWD"
+    assert parse_price("99元", context_from("https://shop.example.com", "zh_HK")).currency == "HKD"
+    assert parse_price("$12.99", context_from("https://shop.example.com", "en")).currency == "USD"
+
+
+def test_a_written_code_beats_an_ambiguous_sign():
+    parsed = parse_price("$1,299.00 MXN", context_from("https://shop.example.com", "en"))
+    assert (parsed.amount, parsed.currency, parsed.currency_raw) == ("1299", "MXN", "MXN")
+
+
+def test_iso_codes_without_a_sign_and_words_that_only_look_like_codes():
+    assert parse_price("129 EGP").currency == "EGP"
+    assert parse_price("KES 1,500").currency == "KES"
+    assert parse_price("ALL 29.99").currency is None  # a sale banner, not Albanian lek
+
+
+def test_arabic_abbreviations_and_the_rand():
+    assert parse_price("129 ر.س").currency == "SAR"
+    assert parse_price("45 د.إ").currency == "AED"
+    assert parse_price("R 1,299.00", context_from("https://shop.example.co.za", "en")).currency == "ZAR"
+    assert parse_price("R 1,299.00", context_from("https://shop.example.com", "en-ZA")).currency == "ZAR"
+    assert parse_price("R 1,299.00", context_from("https://shop.example.com", "en")).currency is None

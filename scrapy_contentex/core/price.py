@@ -37,6 +37,8 @@ _SYMBOLS: dict[str, str] = {
     "vnd": "VND", "₱": "PHP", "php": "PHP", "rm": "MYR", "myr": "MYR", "rp": "IDR",
     "idr": "IDR", "zar": "ZAR", "aed": "AED", "sar": "SAR", "clp": "CLP", "ars": "ARS",
     "cop": "COP", "pen": "PEN", "s/": "PEN", "byn": "BYN", "br": "BYN", "usd$": "USD",
+    # Arabic abbreviations: riyal of Saudi Arabia, Qatar and Oman, dirham, pound, dinars
+    "ر.س": "SAR", "ر.ق": "QAR", "ر.ع": "OMR", "د.إ": "AED", "ج.م": "EGP", "د.ك": "KWD", "د.ب": "BHD",
 }
 # Ambiguous symbols: default code, refined by page context below.
 _AMBIGUOUS = {"$": "USD", "¥": "CNY", "元": "CNY", "kr": "SEK", "kr.": "DKK", "r": "ZAR"}
@@ -50,6 +52,20 @@ _KRONA_BY_TLD = {"se": "SEK", "no": "NOK", "dk": "DKK", "is": "ISK"}
 _KRONA_BY_LANG = {"sv": "SEK", "no": "NOK", "nb": "NOK", "nn": "NOK", "da": "DKK", "is": "ISK"}
 # ISO codes we accept when a page writes the code itself.
 _ISO_RE = re.compile(r"^[A-Z]{3}$")
+# Active ISO 4217 codes, read in price texts when no sign of the table above is
+# there ("129 EGP"). Codes that are also common upper-case words (ALL, TOP, CUP,
+# SOS, BOB, GEL) are left out: "ALL 29.99" is a sale banner, not Albanian lek.
+_ISO_CODES = frozenset("""
+AED AFN AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BRL BSD BTN BWP BYN BZD
+CAD CDF CHF CLP CNY COP CRC CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GHS GIP GMD
+GNF GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KRW KWD
+KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD
+NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK
+SGD SHP SLE SRD SSP STN SVC SYP SZL THB TJS TMT TND TRY TTD TWD TZS UAH UGX USD UYU UZS VES
+VND VUV WST XAF XCD XOF XPF YER ZAR ZMW
+""".split())
+_ISO_WORD_RE = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
+_RAND_RE = re.compile(r"(?<![A-Za-z])R\s?\d")
 
 def _symbol_pattern(symbol: str) -> str:
     """A symbol as a regex; Latin-letter codes only as whole words ("Lei", not "Leipzig")."""
@@ -74,21 +90,30 @@ _NUMBER_RE = re.compile(r"\d")
 
 @dataclass(frozen=True)
 class PageContext:
-    """What a page says about where it is: language and URL country code."""
+    """What a page says about where it is: language, URL country code, and the
+    country of its language tag ("es-MX" -> "mx"), for sites on .com."""
 
     lang: str | None = None
     tld: str | None = None
+    region: str | None = None
 
 
 def context_from(url: str | None, lang: str | None) -> PageContext:
-    """Build a :class:`PageContext` from a URL and a language tag ("zh-CN" -> "zh")."""
+    """Build a :class:`PageContext` from a URL and a language tag ("zh-TW" -> zh, tw)."""
     tld = None
     if url:
         host = urlsplit(url).hostname or ""
         if "." in host:
             tld = host.rsplit(".", 1)[-1].lower()
-    short = lang.split("-")[0].split("_")[0].lower() if lang else None
-    return PageContext(lang=short or None, tld=tld)
+    parts = lang.replace("_", "-").split("-") if lang else []
+    short = parts[0].lower() if parts else None
+    region = next((p.lower() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
+    return PageContext(lang=short or None, tld=tld, region=region)
+
+
+def _by_country(table: dict[str, str], ctx: PageContext) -> str | None:
+    """The currency a country table gives for the domain's country, else the language's."""
+    return table.get(ctx.tld or "") or table.get(ctx.region or "")
 
 
 def currency_code(raw: str | None, context: PageContext | None = None) -> str | None:
@@ -109,13 +134,16 @@ def currency_code(raw: str | None, context: PageContext | None = None) -> str | 
         return raw.strip()
     ctx = context or PageContext()
     if key == "$":
-        return _DOLLAR_BY_TLD.get(ctx.tld or "", "USD")
+        return _by_country(_DOLLAR_BY_TLD, ctx) or "USD"
     if key == "元":
-        return _YUAN_BY_TLD.get(ctx.tld or "", "CNY")
+        return _by_country(_YUAN_BY_TLD, ctx) or "CNY"
     if key == "¥":
         return "JPY" if ctx.lang == "ja" or ctx.tld == "jp" else "CNY"
     if key in ("kr", "kr."):
-        return _KRONA_BY_TLD.get(ctx.tld or "") or _KRONA_BY_LANG.get(ctx.lang or "", "SEK")
+        return _by_country(_KRONA_BY_TLD, ctx) or _KRONA_BY_LANG.get(ctx.lang or "", "SEK")
+    if key == "r":
+        # a bare "R" is the rand in South Africa only (elsewhere: a size, a grade)
+        return "ZAR" if "za" in (ctx.tld, ctx.region) else None
     if key in _AMBIGUOUS:
         return _AMBIGUOUS[key]
     match = _SYMBOL_RE.search(raw)
@@ -195,12 +223,19 @@ def _parse_price(text: str, context: PageContext | None, currency_hint: str | No
     """parse_price's work, remembered: shops repeat the same price texts (tiles, carts, variants)."""
     parsed = Price.fromstring(text, currency_hint=currency_hint)
     # Our symbol table first (whole words for letter codes: "Leipzig" is not
-    # "Lei"); price-parser's own guess only when it is not made of letters.
-    match = _SYMBOL_RE.search(text)
-    if match:
-        raw = match.group(0)
+    # "Lei"), an unambiguous sign before an ambiguous one ("$1,299 MXN"); then
+    # an ISO code written out; price-parser's own guess only when it is not
+    # made of letters; on South African pages, the rand's "R".
+    signs = [m.group(0) for m in _SYMBOL_RE.finditer(text)]
+    code = next((w for w in _ISO_WORD_RE.findall(text) if w in _ISO_CODES), None) if not signs else None
+    if signs:
+        raw = next((sign for sign in signs if sign.lower() in _SYMBOLS), signs[0])
+    elif code:
+        raw = code
     elif parsed.currency and not parsed.currency.isalpha() and currency_code(parsed.currency, context):
         raw = parsed.currency
+    elif context is not None and "za" in (context.tld, context.region) and _RAND_RE.search(text):
+        raw = "R"
     else:
         raw = currency_hint
     amount = normalize_amount(parsed.amount) if parsed.amount is not None else None
