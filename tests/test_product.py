@@ -471,3 +471,28 @@ def test_a_site_name_before_the_name_is_no_brand():
                         ("Shopwise Leather Look Shirt", "")):
         url = "https://www.shopwise.example/p/1"
         assert extract_product_fields(Document(_titled(title, site), url))["brand"] is None, title
+
+
+STOCK_TEXTS = [
+    ("de", "Nicht auf Lager", "OutOfStock"), ("de", "Auf Lager", "InStock"),
+    ("nl", "Niet op voorraad", "OutOfStock"), ("nl", "Op voorraad", "InStock"),
+    ("cs", "Není skladem", "OutOfStock"), ("cs", "Skladem", "InStock"),
+    ("sk", "Nie je na sklade", "OutOfStock"), ("sk", "Na sklade", "InStock"),
+    ("da", "Ikke på lager", "OutOfStock"), ("sv", "Finns i lager", "InStock"),
+    ("tr", "Stokta yok", "OutOfStock"), ("tr", "Stokta var", "InStock"),
+    ("id", "Tidak tersedia", "OutOfStock"), ("id", "Tersedia", "InStock"),
+    ("ar", "غير متوفر", "OutOfStock"), ("ar", "متوفر", "InStock"),
+    ("el", "Μη διαθέσιμο", "OutOfStock"), ("uk", "Немає в наявності", "OutOfStock"),
+    ("vi", "Hết hàng", "OutOfStock"), ("vi", "Còn hàng", "InStock"),
+    ("he", "אזל מהמלאי", "OutOfStock"), ("th", "สินค้าหมด", "OutOfStock"),
+    ("zh-TW", "已售完", "OutOfStock"), ("zh-TW", "有現貨", "InStock"),
+    ("ko", "재고 없음", "OutOfStock"), ("ko", "재고 있음", "InStock"),
+    ("en", "Only 3 left in stock", "InStock"), ("fi", "Loppuunmyyty", "OutOfStock"),
+]
+
+
+def test_stock_statements_in_many_languages_negations_first():
+    for lang, text, want in STOCK_TEXTS:
+        html = (f'<html lang="{lang}"><head><title>Widget</title></head><body><h1>Widget</h1>'
+                f'<p class="stock">{text}</p></body></html>')
+        assert extract_product_fields(Document(html))["availability"] == want, text

@@ -75,13 +75,24 @@ _OUT_PHRASES = (
     "non disponibile", "niedostępny", "brak w magazynie", "nedostupné", "vypredané",
     "nema na zalihi", "rasprodano", "stoc epuizat", "нет в наличии", "품절", "在庫切れ",
     "売り切れ", "品切れ",
+    # negated in-stock phrases come before their positive part ("nicht auf lager")
+    "not in stock", "temporarily unavailable", "nicht auf lager", "niet op voorraad", "uitverkocht",
+    "není skladem", "vyprodáno", "nie je na sklade", "nie je skladom", "brak towaru",
+    "fora de estoque", "sem estoque", "no hay stock", "slutsåld", "slut i lager", "ikke på lager",
+    "ikke på lager", "udsolgt", "utsolgt", "loppuunmyyty", "ei varastossa", "ei saatavilla",
+    "tükendi", "stokta yok", "elfogyott", "nincs raktáron", "εξαντλήθηκε", "μη διαθέσιμο",
+    "немає в наявності", "нет на складе", "hết hàng", "สินค้าหมด", "stok habis", "tidak tersedia",
+    "غير متوفر", "نفذت الكمية", "אזל מהמלאי", "已售完", "售完", "缺貨", "無貨", "暫時缺貨", "補貨中",
+    "재고 없음", "일시품절", "在庫なし", "完売",
 )
 _IN_PHRASES = (
     "in stock", "available now", "available to ship", "ships today", "有货", "现货",
     "库存充足", "auf lager", "lieferbar", "sofort verfügbar", "en stock", "disponible",
     "en existencia", "em estoque", "disponível", "disponibile", "dostępny", "na stanie",
-    "skladom", "na zalihi", "raspoloživo", "în stoc", "в наличии", "재고", "在庫あり",
+    "skladom", "na zalihi", "raspoloživo", "în stoc", "в наличии", "在庫あり",
     "op voorraad", "på lager", "varastossa", "saatavilla", "raktáron", "skladem",
+    "left in stock", "na sklade", "i lager", "stokta var", "stokta", "còn hàng", "tersedia",
+    "متوفر", "במלאי", "διαθέσιμο", "в наявності", "有貨", "現貨", "재고 있음", "재고있음", "在庫有り",
 )
 _CART_RE = re.compile(
     r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
