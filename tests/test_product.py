@@ -496,3 +496,17 @@ def test_stock_statements_in_many_languages_negations_first():
         html = (f'<html lang="{lang}"><head><title>Widget</title></head><body><h1>Widget</h1>'
                 f'<p class="stock">{text}</p></body></html>')
         assert extract_product_fields(Document(html))["availability"] == want, text
+
+
+def test_spec_rows_labelled_in_other_languages_are_read():
+    # div rows without delimiters are read once their names are dictionary names
+    rows = {"tr": ("Marka", "Renk", "Beden", "Malzeme"), "vi": ("Thương hiệu", "Màu sắc", "Kích thước", "Chất liệu"),
+            "pl": ("Marka", "Kolor", "Rozmiar", "Materiał"), "el": ("Μάρκα", "Χρώμα", "Μέγεθος", "Υλικό")}
+    for lang, names in rows.items():
+        specs = "".join(f'<div class="row"><span>{n}</span><span>v{i}</span></div>' for i, n in enumerate(names))
+        html = (f'<html lang="{lang}"><head><title>Widget</title></head><body><nav><a href="/">Home</a>'
+                f'<a href="/c">Shop</a></nav><h1>Widget</h1><div class="specs">{specs}</div>'
+                '<footer><p>Hotline: 0850 000 00 00</p></footer></body></html>')
+        fields = extract_product_fields(Document(html))
+        assert [p["name"] for p in fields["additionalProperties"]] == list(names), lang
+        assert fields["brand"] == "v0", lang

@@ -84,6 +84,34 @@ ATTRIBUTE_NAMES: tuple[str, ...] = (
     "メーカー", "ブランド", "型番", "品番", "商品名", "価格", "重さ", "重量", "サイズ", "カラー", "素材",
     "原産国", "jan", "janコード", "jan code", "브랜드", "제조사", "모델명", "원산지", "무게", "색상",
     "크기", "재질", "가격",
+    # more languages, the facts every shop labels: brand, maker, code, barcode, colour,
+    # size, weight, material, dimensions, warranty, origin; publisher and author for books
+    "merk", "kleur", "maat", "materiaal", "afmetingen", "garantie", "uitgever",  # nl
+    "märke", "färg", "storlek", "vikt", "mått", "förlag", "författare",  # sv
+    "mærke", "farve", "størrelse", "vægt", "materiale", "forlag", "forfatter",  # da / no
+    "merkki", "valmistaja", "väri", "koko", "paino", "materiaali", "mitat", "takuu",  # fi
+    "kustantaja", "tuotenumero",
+    "značka", "výrobce", "výrobca", "barva", "farba", "velikost", "veľkosť", "hmotnost",  # cs / sk
+    "hmotnosť", "materiál", "rozměry", "rozmery", "záruka", "nakladatel", "kód produktu",
+    "marka", "producent", "kolor", "rozmiar", "waga", "materiał", "wymiary", "gwarancja",  # pl
+    "wydawnictwo", "kod produktu",
+    "márka", "gyártó", "szín", "méret", "súly", "anyag", "garancia", "kiadó", "cikkszám",  # hu
+    "culoare", "mărime", "greutate", "producător", "garanție", "editura",  # ro
+    "renk", "beden", "ağırlık", "malzeme", "boyut", "garanti", "üretici", "yayınevi",  # tr
+    "ürün kodu",
+    "марка", "бренд", "производитель", "цвет", "размер", "вес", "материал", "гарантия",  # ru / uk
+    "артикул", "страна производства", "издательство", "автор", "колір", "розмір", "вага",
+    "матеріал", "виробник",
+    "μάρκα", "κατασκευαστής", "χρώμα", "μέγεθος", "βάρος", "υλικό", "εγγύηση",  # el
+    "thương hiệu", "nhà sản xuất", "màu sắc", "kích thước", "trọng lượng", "chất liệu",  # vi
+    "xuất xứ", "bảo hành", "mã sản phẩm",
+    "merek", "warna", "ukuran", "berat", "bahan", "garansi", "penerbit", "penulis",  # id / ms
+    "العلامة التجارية", "الشركة المصنعة", "اللون", "المقاس", "الوزن", "المادة", "الضمان",  # ar
+    "الناشر", "المؤلف",
+    "מותג", "יצרן", "צבע", "מידה", "משקל", "חומר", "אחריות", "מק\"ט",  # he
+    "marchio", "produttore", "dimensioni", "garanzia", "editore",  # it
+    "fabricant", "fabricante", "garantía", "editorial", "éditeur", "auteur", "autor",
+    "barcode", "strichcode", "штрихкод", "código de barras",
 )
 
 _LABEL_MAX_TOKENS = 6
@@ -492,7 +520,7 @@ def _text(el: HtmlElement) -> str:
     return normalize_space(el.text_content())
 
 
-_CODE_CHARS = frozenset('{}"=;<>')
+_CODE_CHARS = frozenset("{}=;<>")
 
 
 def _ok_name(name: str) -> bool:
@@ -513,7 +541,7 @@ def _ok_name(name: str) -> bool:
     if not _HAS_LETTER_RE.search(name) or name.lower() in ("http", "https", "mailto", "tel"):
         return False  # "3: 19" (a score, a time) or a URL split at its colon
     if any(ch in name for ch in _CODE_CHARS):
-        return False  # script or JSON text split at a colon: '{"modules"', 'if ((typeof x'
+        return False  # script or JSON text split at a colon: '{"modules"', 'x = a; b'
 
     return not (name.endswith(".") and tokens >= 4)
 
