@@ -104,3 +104,18 @@ def test_opencart_button_cart_is_an_add_to_cart_button():
             '<button type="button" id="button-cart" class="btn">Naroči</button></body></html>')
     assert guess_kind(Document(page)) == "product"
     assert guess_kind(Document(page.replace("button-cart", "button-search"))) == "article"
+
+
+def test_cart_buttons_in_many_languages_but_not_the_cart_link():
+    from scrapy_contentex.core.product import _CART_RE
+
+    for label in ("Add to basket", "In den Warenkorb", "Añadir a la cesta", "Toevoegen aan winkelwagen",
+                  "Lägg i varukorgen", "Læg i kurv", "Lisää ostoskoriin", "Vložit do košíku",
+                  "Dodaj do koszyka", "Sepete ekle", "Додати в кошик", "Προσθήκη στο καλάθι",
+                  "Thêm vào giỏ hàng", "Tambah ke keranjang", "أضف إلى السلة", "הוסף לסל",
+                  "今すぐ買う", "장바구니 담기", "Comprar", "Купить", "Kupi", "Naroči"):
+        assert _CART_RE.search(label.lower()), label
+    # the cart link every shop page heads with, and menu texts that name buying
+    for text in ("Warenkorb (0)", "Košarica", "장바구니", "Winkelwagen", "Wie kaufen?",
+                 "Cómo comprar online"):
+        assert not _CART_RE.search(text.lower()), text

@@ -26,6 +26,7 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import has_punct, normalize_space, token_count
+from .product import _CART_ATTR_RE, _CART_RE
 from .records import body_leaves
 from .structured import document_objects, meta_tags, types_of
 
@@ -38,14 +39,6 @@ ARTICLE_TYPES = frozenset(
     "OpinionNewsArticle ScholarlyArticle TechArticle LiveBlogPosting DiscussionForumPosting "
     "SocialMediaPosting QAPage Question Answer Comment Report".split()
 )
-_CART_RE = re.compile(
-    r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
-    r"加入購物車|立即購買|直接購買|放入購物車|我要購買|我要购买|"
-    r"warenkorb|ajouter au panier|al carrito|ao carrinho|al carrello|do koszyka|košík|"
-    r"košaric|в корзину|장바구니|カートに入れる|winkelwagen|varukorg|în coș|kosárba|"
-    r"add[-_]?to[-_]?cart|addtocart|buy[-_]?box|button[-_]cart|cart[-_]button",
-)  # matched against lower-cased text (re.I on big alternations is slow)
-
 _PRICE_TEXT_RE = re.compile(
     r"(?:[$€£¥₹₽₩￥]|US\$|RMB|CHF|EUR|USD|zł|Kč|kr|Lei|Kn|тг|руб|元|円|원)\s?\d[\d.,\s]{0,12}|"
     r"\d[\d.,\s]{0,12}\s?(?:[$€£¥₹₽₩]|元|円|원|zł|Kč|kr|Lei|Kn|тг|руб|CHF|EUR)",
@@ -194,7 +187,7 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
             break
         label = el.get("value") if el.tag == "input" else normalize_space(el.text_content()[:200])
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
-        if (label and len(label) < 40 and _CART_RE.search(label.lower())) or _CART_RE.search(attrs.lower()):
+        if (label and len(label) < 40 and _CART_RE.search(label.lower())) or _CART_ATTR_RE.search(attrs):
             cart += 1
             break
     for el in body.xpath(".//*[contains(@class, 'price') or contains(@class, 'Price')"

@@ -94,18 +94,38 @@ _IN_PHRASES = (
     "left in stock", "na sklade", "i lager", "stokta var", "stokta", "còn hàng", "tersedia",
     "متوفر", "במלאי", "διαθέσιμο", "в наявності", "有貨", "現貨", "재고 있음", "재고있음", "在庫有り",
 )
-_CART_RE = re.compile(
-    r"add[\s-]*to[\s-]*(cart|bag|basket|trolley)|buy[\s-]*(it\s+)?now|加入购物车|立即购买|"
-    r"加入購物車|立即購買|直接購買|放入購物車|"
-    r"in den warenkorb|ajouter au panier|añadir al carrito|agregar al carrito|"
-    r"adicionar ao carrinho|aggiungi al carrello|do koszyka|v košík|do košíka|"
-    r"u košaric|в корзину|장바구니|カートに入れる|in winkelwagen|lägg i varukorg|"
-    r"adaugă în coș|kosárba",
-)  # matched against lower-cased text
+# Add-to-cart labels, matched in lower-cased text. Phrases that name the cart
+# as a destination ("in den Warenkorb"), never the cart link alone ("Warenkorb
+# (0)" heads every shop page); one-word verbs ("Comprar", "Купить") only as a
+# whole label, since they also name menu sections.
+_CART_PHRASES = (
+    r"add[\s-]*to[\s-]*(?:cart|bag|basket|trolley)|buy[\s-]*(?:it\s+)?now|"
+    r"加入购物车|立即购买|加入購物車|立即購買|直接購買|放入購物車|我要購買|我要购买|"
+    r"in den warenkorb|zum warenkorb hinzufügen|ajouter au panier|"
+    r"añadir al carrito|agregar al carrito|añadir a la cesta|añadir a la bolsa|agregar a la bolsa|"
+    r"adicionar ao carrinho|adicionar à sacola|adicionar ao cesto|aggiungi al carrello|"
+    r"toevoegen aan (?:mijn )?winkel(?:wagen|mand)|in (?:de |mijn )?winkel(?:wagen|mand)|"
+    r"lägg i varukorg|læg i (?:indkøbs)?kurv|legg i handle(?:kurv|vogn)|lisää ostoskoriin|"
+    r"do košík|v košík|vložit do košíku|pridať do košíka|do koszyka|u košaric|kosárba|"
+    r"adaugă în coș|adauga in cos|sepete ekle|в корзину|в кошик|στο καλάθι|"
+    r"thêm vào giỏ|cho vào giỏ|tambah ke keranjang|masukkan (?:ke )?keranjang|"
+    r"أضف إلى السلة|أضف للسلة|اضف الى السلة|הוסף לסל|הוספה לסל|"
+    r"カートに入れる|カートに追加|今すぐ買う|今すぐ購入|장바구니 담기|장바구니에 담기|바로 구매|바로구매|구매하기"
+)
+_CART_VERBS = (
+    r"comprar(?: ahora| ya)?|köp(?: nu)?|osta(?: nyt)?|купить|kaufen|jetzt kaufen|acheter|"
+    r"acquista(?: ora)?|kopen|nu kopen|kup(?: teraz)?|koupit|kúpiť|kupi(?: odmah| sada)?|naruči|"
+    r"naroči(?: zdaj)?|cumpără|satın al|hemen al|"
+    r"mua ngay|beli sekarang|购买|購買|購入|구매|شراء|קנה עכשיו"
+)
+_CART_RE = re.compile(rf"{_CART_PHRASES}|^\s*(?:{_CART_VERBS})\s*[!.]?\s*$")
 
-# Platform names of the button: add-to-cart (most), OpenCart's "button-cart".
+# Platform names of the button: add-to-cart (most), OpenCart's "button-cart", buy boxes.
 _CART_ATTR_RE = re.compile(
-    r"add[-_]?to[-_]?(cart|bag|basket)|addtocart|buy[-_]?now|cart[-_]?add|button[-_]cart|cart[-_]button", re.I)
+    r"add[-_]?to[-_]?(?:cart|bag|basket)|addtocart|buy[-_]?now|buy[-_]?box|cart[-_]?add|"
+    r"button[-_]cart|cart[-_]button",
+    re.I,
+)
 
 # Label -> field for the record pairs (lower case, delimiter stripped).
 _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
