@@ -510,3 +510,14 @@ def test_spec_rows_labelled_in_other_languages_are_read():
         fields = extract_product_fields(Document(html))
         assert [p["name"] for p in fields["additionalProperties"]] == list(names), lang
         assert fields["brand"] == "v0", lang
+
+
+def test_price_announced_by_a_label_in_many_languages():
+    cases = [("nl", "Prijs:", "€ 12,99", "12.99"), ("fi", "Hinta:", "12,99 €", "12.99"),
+             ("tr", "Fiyat:", "1.299,90 TL", "1299.90"), ("vi", "Giá:", "1.290.000₫", "1290000"),
+             ("id", "Harga:", "Rp 129.000", "129000"), ("el", "Τιμή:", "12,99 €", "12.99"),
+             ("he", "מחיר:", "₪129.90", "129.90"), ("ko", "판매가", "29,900원", "29900")]
+    for lang, label, shown, amount in cases:
+        html = (f'<html lang="{lang}"><head><title>Widget</title></head><body><h1>Widget</h1>'
+                f'<div><span>{label}</span><span>{shown}</span></div></body></html>')
+        assert extract_product_fields(Document(html))["price"] == amount, label

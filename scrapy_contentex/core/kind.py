@@ -26,7 +26,7 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import has_punct, normalize_space, token_count
-from .product import _CART_ATTR_RE, _CART_RE
+from .product import _CART_ATTR_RE, _CART_RE, CURRENT_PRICE_WORDS, _words_pattern
 from .records import body_leaves
 from .structured import document_objects, meta_tags, types_of
 
@@ -104,9 +104,7 @@ _ID_LABEL_RE = re.compile(
 
 
 _PRICE_LABEL_RE = re.compile(
-    r"^\s*(售價|價格|特價|優惠價|促銷價|現價|最低價|團購價|售价|价格|特价|优惠价|促销价|现价|团购价|"
-    r"price|our price|sale price|preis|prix|precio|preço|prezzo|cena|цена|가격|価格|販売価格)"
-    r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$",
+    r"^\s*" + _words_pattern(CURRENT_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$"
 )  # matched against lower-cased text (re.I on big alternations is slow)
 
 

@@ -171,18 +171,35 @@ _ID_TEXT_RE = re.compile(
 )
 # What every _ID_TEXT_RE match starts with (a guard that needs no normalised text).
 _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.I)
-_PRICE_LABELS = ("price", "价格", "售价", "促销价", "现价", "优惠价", "preis", "prix", "precio",
-                 "preço", "prezzo", "cena", "цена", "가격", "価格", "sale price", "our price",
-                 "online price", "now")
-_REGULAR_LABELS = ("was", "list price", "regular price", "rrp", "msrp", "原价", "市场价", "参考价",
-                   "uvp", "statt", "prix conseillé", "antes", "de", "retail price", "old price")
+# Words that announce a price (lower case): the current one, and a former or
+# recommended one. Label texts, record names and the kind guess all read these.
+CURRENT_PRICE_WORDS = (
+    "price", "our price", "sale price", "online price", "now", "preis", "prix", "precio", "preço",
+    "prezzo", "cena", "цена", "ціна", "prijs", "pris", "hinta", "ár", "fiyat", "giá", "harga",
+    "τιμή", "السعر", "מחיר", "preț", "pret",
+    "售價", "價格", "特價", "優惠價", "促銷價", "現價", "最低價", "團購價", "網路價", "售价", "价格",
+    "特价", "优惠价", "促销价", "现价", "最低价", "团购价", "가격", "판매가", "価格", "販売価格",
+)
+REGULAR_PRICE_WORDS = (
+    "was", "list price", "regular price", "retail price", "original price", "old price", "rrp", "msrp",
+    "uvp", "statt",
+    "prix conseillé", "antes", "normalpris", "ordinarie pris", "oude prijs", "normaalhinta",
+    "eredeti ár", "eski fiyat", "giá gốc", "harga normal", "αρχική τιμή", "السعر الأصلي",
+    "מחיר מקורי", "старая цена", "стара ціна", "preț vechi",
+    "建議售價", "建议售价", "原價", "原价", "市場價", "市场价", "定價", "定价", "參考價", "参考价",
+    "專櫃價", "专柜价", "정가",
+)
+def _words_pattern(words: tuple[str, ...]) -> str:
+    """An alternation of literal words, longest first (a regex tries them in order)."""
+    return "(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+
+_PRICE_LABELS = CURRENT_PRICE_WORDS
+_REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 _NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|compare|rrp|msrp|uvp|"
                                    r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
-_REGULAR_WORD_RE = re.compile(
-    r"^\s*(?:uvp|statt|was|rrp|msrp|list price|regular price|original price|retail price|"
-    r"prix conseillé|antes|原价|原價|市场价|市場價|建議售價|建议售价|定价|定價|参考价|參考價)\b"
-)
+_REGULAR_WORD_RE = re.compile(r"^\s*" + _words_pattern(REGULAR_PRICE_WORDS) + r"\b")
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
 _AMOUNT_RE = re.compile(r"\d")
 # "by Jane Doe", "By: Jane Doe", "By (author) Jane Doe", "作者：刘慈欣"
@@ -473,26 +490,13 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
     return current, regular, current_at
 
 
-_REGULAR_LABEL_RE = re.compile(
-    r"(建議售價|建议售价|原價|原价|市場價|市场价|定價|定价|參考價|参考价|專櫃價|专柜价|"
-    r"list price|regular price|was|rrp|msrp|uvp|statt|prix conseillé|antes|retail price|old price)"
-    r"\s*[:：]?\s*[$¥￥€£]?\s*$"
-)
-_CURRENT_LABEL_RE = re.compile(
-    r"(售價|價格|特價|優惠價|促銷價|現價|最低價|團購價|網路價|售价|价格|特价|优惠价|促销价|现价|最低价|"
-    r"团购价|price|our price|sale price|now|preis|prix|precio|preço|prezzo|cena|цена|가격|価格|"
-    r"販売価格)\s*[:：]?\s*[$¥￥€£]?\s*$"
-)
+_REGULAR_LABEL_RE = re.compile(_words_pattern(REGULAR_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
+_CURRENT_LABEL_RE = re.compile(_words_pattern(CURRENT_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
 _CURRENCY_ONLY_RE = re.compile(r"^\s*(?:[$¥￥€£₹₩]|元|円|원|NT\$|US\$|RMB)\s*$")
 
 
-def _label_ends(pattern: re.Pattern) -> frozenset[str]:
-    """Last characters of the label words of a "(word|word...)<delimiters>$" pattern."""
-    words = pattern.pattern[1:pattern.pattern.index(")")].split("|")
-    return frozenset(word[-1] for word in words)
-
-
-_LABEL_END_CHARS = _label_ends(_REGULAR_LABEL_RE) | _label_ends(_CURRENT_LABEL_RE)
+# both label patterns end in a word of these lists: its last character is a cheap first test
+_LABEL_END_CHARS = frozenset(word[-1] for word in CURRENT_PRICE_WORDS + REGULAR_PRICE_WORDS)
 
 
 def _label_end(low: str) -> str:
