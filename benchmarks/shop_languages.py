@@ -1,0 +1,164 @@
+"""Product reading in many languages, on small shop pages this script writes itself.
+
+    python -m benchmarks.shop_languages [--verbose]
+
+The datasets hold one page per shop and few languages; the shops a crawl
+meets write their labels, stock statements, cart buttons and prices in
+dozens. Each case below is one fact written the way shops in that language
+write it, inside the same small page; the table counts the cases the product
+extractor reads right. These pages are ours (no dataset content), so the
+script runs anywhere, and it says nothing about real pages' layouts: the
+dataset benchmarks do that.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from benchmarks.common import print_table
+from scrapy_contentex import extract_product
+
+URL = "https://shop.example.com/p/1"
+
+BRAND_LABELS = (
+    "Brand", "Marca", "Marque", "Marke", "Merk", "Značka", "Marka", "Márka", "Бренд", "Марка",
+    "Thương hiệu", "Merek", "Μάρκα", "Marchio", "Märke", "Merkki", "Mærke", "品牌", "ブランド", "브랜드",
+    "العلامة التجارية", "מותג", "Hersteller", "Fabricant", "Fabricante", "Producent", "Výrobce",
+    "Производитель", "Gyártó", "Valmistaja", "制造商", "メーカー", "제조사",
+)
+SKU_LABELS = (
+    "SKU", "Artikelnummer", "Référence", "Referencia", "Código", "Codice articolo", "Kod produktu",
+    "Kód produktu", "Artikelnr.", "Артикул", "Cikkszám", "Tuotenumero", "Varenummer", "Ürün kodu",
+    "Mã sản phẩm", "Kode produk", "商品编号", "品番", "상품번호", "رمز المنتج", 'מק"ט',
+)
+GTIN_LABELS = (
+    "EAN", "GTIN", "UPC", "EAN-13", "Barcode", "Código de barras", "Strichcode", "Штрихкод", "JAN",
+    "条形码", "바코드",
+)
+STOCK_TEXTS = (
+    ("en", "Out of stock", "OutOfStock"), ("en", "Only 3 left in stock", "InStock"),
+    ("de", "Nicht auf Lager", "OutOfStock"), ("de", "Auf Lager", "InStock"),
+    ("nl", "Uitverkocht", "OutOfStock"), ("nl", "Niet op voorraad", "OutOfStock"),
+    ("cs", "Vyprodáno", "OutOfStock"), ("cs", "Není skladem", "OutOfStock"),
+    ("sk", "Na sklade", "InStock"), ("sk", "Nie je na sklade", "OutOfStock"),
+    ("zh-TW", "已售完", "OutOfStock"), ("zh-TW", "補貨中", "OutOfStock"), ("zh-TW", "有現貨", "InStock"),
+    ("ko", "재고 있음", "InStock"), ("ko", "품절", "OutOfStock"), ("ja", "在庫切れ", "OutOfStock"),
+    ("sv", "I lager", "InStock"), ("sv", "Slutsåld", "OutOfStock"), ("da", "Udsolgt", "OutOfStock"),
+    ("da", "Ikke på lager", "OutOfStock"), ("no", "Utsolgt", "OutOfStock"),
+    ("fi", "Loppuunmyyty", "OutOfStock"), ("tr", "Stokta var", "InStock"), ("tr", "Tükendi", "OutOfStock"),
+    ("tr", "Stokta yok", "OutOfStock"), ("hu", "Elfogyott", "OutOfStock"), ("el", "Εξαντλήθηκε", "OutOfStock"),
+    ("el", "Μη διαθέσιμο", "OutOfStock"), ("uk", "Немає в наявності", "OutOfStock"),
+    ("vi", "Hết hàng", "OutOfStock"), ("vi", "Còn hàng", "InStock"), ("th", "สินค้าหมด", "OutOfStock"),
+    ("id", "Stok habis", "OutOfStock"), ("id", "Tersedia", "InStock"), ("id", "Tidak tersedia", "OutOfStock"),
+    ("ar", "غير متوفر", "OutOfStock"), ("ar", "متوفر", "InStock"), ("he", "אזל מהמלאי", "OutOfStock"),
+)
+CART_LABELS = (
+    "Add to basket", "In den Warenkorb", "Ajouter au panier", "Añadir a la cesta", "Comprar",
+    "Aggiungi al carrello", "Toevoegen aan winkelwagen", "In winkelmand", "Lägg i varukorgen",
+    "Læg i kurv", "Legg i handlekurv", "Lisää ostoskoriin", "Vložit do košíku", "Dodaj do koszyka",
+    "Kosárba", "Adaugă în coș", "Sepete ekle", "В корзину", "Купить", "Додати в кошик",
+    "Προσθήκη στο καλάθι", "Thêm vào giỏ hàng", "Mua ngay", "Tambah ke keranjang", "Beli sekarang",
+    "أضف إلى السلة", "הוסף לסל", "加入购物车", "立即购买", "カートに入れる", "今すぐ買う", "장바구니 담기",
+    "바로 구매", "Adicionar ao carrinho", "Köp", "Osta", "Kupi", "Naroči",
+)
+NOT_CART = ("Warenkorb (0)", "Košarica", "장바구니", "Winkelwagen", "Wie kaufen?", "Cómo comprar online")
+PRICE_LABELS = (
+    ("en", "Price:", "$12.99", "12.99"), ("de", "Preis:", "12,99 €", "12.99"), ("nl", "Prijs:", "€ 12,99", "12.99"),
+    ("sv", "Pris:", "129 kr", "129"), ("fi", "Hinta:", "12,99 €", "12.99"), ("cs", "Cena:", "299 Kč", "299"),
+    ("hu", "Ár:", "12 990 Ft", "12990"), ("tr", "Fiyat:", "1.299,90 TL", "1299.90"),
+    ("vi", "Giá:", "1.290.000₫", "1290000"), ("id", "Harga:", "Rp 129.000", "129000"),
+    ("el", "Τιμή:", "12,99 €", "12.99"), ("ar", "السعر:", "129 ر.س", "129"), ("he", "מחיר:", "₪129.90", "129.90"),
+    ("uk", "Ціна:", "1 299 грн", "1299"), ("ro", "Preț:", "129,99 lei", "129.99"), ("zh", "价格：", "¥99", "99"),
+    ("ja", "価格：", "1,980円", "1980"), ("ko", "판매가", "29,900원", "29900"),
+)
+CURRENCIES = (
+    ("pl", "1 299,00 zł", "PLN"), ("cs", "2 490 Kč", "CZK"), ("de-CH", "CHF 129.90", "CHF"), ("hi", "₹1,299", "INR"),
+    ("pt-BR", "R$ 1.299,90", "BRL"), ("ja", "1,980円", "JPY"), ("ko", "29,900원", "KRW"), ("ru", "1 290 ₽", "RUB"),
+    ("tr", "1.299,90 TL", "TRY"), ("vi", "1.290.000₫", "VND"), ("th", "฿1,290", "THB"), ("id", "Rp 129.000", "IDR"),
+    ("he", "₪129.90", "ILS"), ("es-MX", "$1,299.00 MXN", "MXN"), ("es-MX", "$1,299.00", "MXN"), ("sv", "1 299 kr", "SEK"),
+    ("da", "1.299,00 kr.", "DKK"), ("uk", "1 299 грн", "UAH"), ("ro", "129,99 lei", "RON"), ("hu", "12 990 Ft", "HUF"),
+    ("en-ZA", "R 1,299.00", "ZAR"), ("ar-SA", "129 ر.س", "SAR"), ("ar-EG", "129 EGP", "EGP"), ("zh-TW", "NT$1,290", "TWD"),
+    ("zh-TW", "$1,290", "TWD"), ("en-AU", "A$129", "AUD"), ("en", "$12.99", "USD"),
+)
+SPEC_ROWS = (
+    ("en", ("Brand", "Colour", "Size", "Material")), ("tr", ("Marka", "Renk", "Beden", "Malzeme")),
+    ("vi", ("Thương hiệu", "Màu sắc", "Kích thước", "Chất liệu")), ("pl", ("Marka", "Kolor", "Rozmiar", "Materiał")),
+    ("el", ("Μάρκα", "Χρώμα", "Μέγεθος", "Υλικό")), ("nl", ("Merk", "Kleur", "Maat", "Materiaal")),
+    ("fi", ("Merkki", "Väri", "Koko", "Materiaali")), ("id", ("Merek", "Warna", "Ukuran", "Bahan")),
+)
+
+
+def _page(lang: str, body: str) -> str:
+    return (f'<html lang="{lang}"><head><title>Widget</title></head><body>'
+            f'<nav><a href="/">Home</a> <a href="/c">Shop</a></nav><h1>Widget</h1>{body}'
+            "<footer><p>Hotline: 0850 000 00 00</p></footer></body></html>")
+
+
+def _table(label: str, value: str) -> str:
+    rows = (("Colour", "Red"), ("Weight", "2 kg"), (label, value), ("Size", "M"))
+    return '<span class="price">€9.99</span><table>' + "".join(
+        f"<tr><td>{n}</td><td>{v}</td></tr>" for n, v in rows) + "</table>"
+
+
+def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
+    """Check name -> [(case label, check)]; a check runs the extractor on one page."""
+    def field_is(html: str, field: str, want) -> Callable[[], bool]:
+        return lambda: getattr(extract_product(html, URL), field) == want
+
+    def kind_is_product(label: str) -> Callable[[], bool]:
+        from scrapy_contentex.core.document import Document
+        from scrapy_contentex.core.kind import guess_kind
+        html = _page("en", f'<span class="price-new">49,90 €</span><a href="#buy" class="btn">{label}</a>')
+        return lambda: guess_kind(Document(html, URL)) == "product"
+
+    def rows_read(lang: str, names: tuple[str, ...]) -> Callable[[], bool]:
+        specs = "".join(f'<div class="row"><span>{n}</span><span>v{i}</span></div>' for i, n in enumerate(names))
+        html = _page(lang, f'<div class="specs">{specs}</div>')
+
+        def check() -> bool:
+            item = extract_product(html, URL)
+            return [p["name"] for p in item.additionalProperties] == list(names) and item.brand == "v0"
+        return check
+
+    return {
+        "brand labels": [(lab, field_is(_page("en", _table(lab, "Acme")), "brand", "Acme")) for lab in BRAND_LABELS],
+        "sku labels": [(lab, field_is(_page("en", _table(lab, "AB-1234")), "sku", "AB-1234")) for lab in SKU_LABELS],
+        "gtin labels": [(lab, field_is(_page("en", _table(lab, "4006381333931")), "gtin", "4006381333931"))
+                        for lab in GTIN_LABELS],
+        "stock statements": [(f"{lang} {text}", field_is(_page(lang, f'<p class="stock">{text}</p>'),
+                                                        "availability", want))
+                             for lang, text, want in STOCK_TEXTS],
+        "cart labels (kind guess)": [(lab, kind_is_product(lab)) for lab in CART_LABELS]
+        + [(f"not: {text}", lambda text=text: not kind_is_product(text)()) for text in NOT_CART],
+        "label-announced prices": [(f"{lang} {lab}", field_is(_page(lang, f"<div><span>{lab}</span><span>{shown}</span></div>"),
+                                                             "price", want))
+                                   for lang, lab, shown, want in PRICE_LABELS],
+        "currencies": [(f"{lang} {shown}", field_is(_page(lang, f'<span class="price">{shown}</span>'), "currency", want))
+                       for lang, shown, want in CURRENCIES],
+        "div spec rows, no delimiters": [(lang, rows_read(lang, names)) for lang, names in SPEC_ROWS],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--verbose", action="store_true", help="list the cases read wrong")
+    args = parser.parse_args(argv)
+    rows = []
+    total = right_total = 0
+    for name, checks in cases().items():
+        wrong = [label for label, check in checks if not check()]
+        right = len(checks) - len(wrong)
+        rows.append([name, len(checks), right, right / len(checks)])
+        total += len(checks)
+        right_total += right
+        if args.verbose and wrong:
+            print(f"{name}: wrong: {', '.join(wrong)}")
+    rows.append(["all", total, right_total, right_total / total])
+    print_table(["check", "cases", "right", "share"], rows,
+                title="Product facts written as shops in many languages write them (synthetic pages)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
