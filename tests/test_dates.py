@@ -103,3 +103,17 @@ def test_hostile_input_costs_no_more_than_ordinary_text(chunk):
     ordinary = _best_of_three(lambda: find_dates(prose, months=True))
     elapsed = _best_of_three(lambda: (find_dates(hostile, months=True), parse_date(hostile)))
     assert elapsed < 10 * ordinary
+
+
+def test_month_names_in_genitive_and_more_languages():
+    for text, iso in (("13 maja 2024", "2024-05-13"), ("13. května 2024", "2024-05-13"),
+                      ("5 января 2024 г.", "2024-01-05"), ("13 травня 2024", "2024-05-13"),
+                      ("13 Mayıs 2024", "2024-05-13"), ("13 października 2024", "2024-10-13"),
+                      ("3 augusti 2024", "2024-08-03")):
+        assert parse_date(text) == (iso, text), text
+
+
+def test_korean_and_vietnamese_dates():
+    assert parse_date("2024년 5월 13일")[0] == "2024-05-13"
+    assert parse_date("13 tháng 5, 2024")[0] == "2024-05-13"
+    assert parse_date("ngày 13 tháng 5 năm 2024 10:30")[0] == "2024-05-13T10:30:00"

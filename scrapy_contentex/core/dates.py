@@ -1,4 +1,4 @@
-"""Publication dates: parse the formats news and blog pages print, EN and ZH.
+"""Publication dates: the formats news and blog pages print, EN and ZH first, then more languages.
 
 dateparser would do this with a heavy dependency and a slow, language-wide
 search; article pages use a small set of formats, so a few compact regexes do
@@ -40,13 +40,27 @@ _OTHER_MONTHS = (
     "augustus|septembre septiembre setiembre setembro settembre|oktober octobre octubre outubro "
     "ottobre|novembre noviembre novembro|dezember décembre decembre diciembre dezembro dicembre"
 )
-for _number, _names in enumerate(_OTHER_MONTHS.split("|"), 1):
-    for _name in _names.split():
-        MONTHS.setdefault(_name, _number)
+# and pl, cs, ru, uk, tr, sv/da/no, in the forms dates use (Polish, Czech,
+# Russian and Ukrainian put the month in the genitive: "13 maja", "13. května",
+# "13 мая"); Turkish "13 Mayıs 2024".
+_MORE_MONTHS = (
+    "stycznia styczeń ledna leden января январь січня ocak|lutego luty února únor февраля "
+    "февраль лютого şubat|marca marzec března březen марта март березня mart|kwietnia kwiecień "
+    "dubna duben апреля апрель квітня nisan|maja maj května květen мая май травня mayıs|czerwca "
+    "czerwiec června červen июня июнь червня haziran|lipca lipiec července červenec июля июль "
+    "липня temmuz|sierpnia sierpień srpna srpen августа август серпня ağustos augusti|września "
+    "wrzesień září сентября сентябрь вересня eylül|października październik října říjen "
+    "октября октябрь жовтня ekim|listopada listopad listopadu ноября ноябрь листопада kasım|grudnia "
+    "grudzień prosince prosinec декабря декабрь грудня aralık"
+)
+for _table in (_OTHER_MONTHS, _MORE_MONTHS):
+    for _number, _names in enumerate(_table.split("|"), 1):
+        for _name in _names.split():
+            MONTHS.setdefault(_name, _number)
 # Any word of letters; _from_match keeps it only if it is a month name. One
 # character class is much cheaper for the regex engine than an alternation of
 # sixty names tried at every position.
-_MONTH = r"(?P<mon>[^\W\d_]{3,10})\.?"
+_MONTH = r"(?P<mon>[^\W\d_]{3,12})\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
@@ -60,9 +74,9 @@ _TIME = (
 
 # Year first, numeric: 2024-03-08, 2024/3/8, 2024.03.08, 2024年3月8日.
 _YMD = re.compile(
-    _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:(?P<sep>[-/.])|年)\s{0,2}"
-    r"(?P<m>1[0-2]|0?[1-9])\s{0,2}(?(sep)(?P=sep)|月)\s{0,2}"
-    r"(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)(?:\s{0,2}[日号])?" + _TIME,
+    _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:(?P<sep>[-/.])|[年년])\s{0,2}"
+    r"(?P<m>1[0-2]|0?[1-9])\s{0,2}(?(sep)(?P=sep)|[月월])\s{0,2}"
+    r"(?P<d>3[01]|[12]\d|0?[1-9])(?!\d)(?:\s{0,2}[日号일])?" + _TIME,
     re.I,
 )
 # Month name first: March 8, 2014 / Mar. 8th 2014 / Sunday, March 8 2014.
@@ -84,6 +98,13 @@ _NUM = re.compile(
     + _TIME,
     re.I,
 )
+# Vietnamese, day first with the month as a number: "13 tháng 5, 2024",
+# "ngày 13 tháng 5 năm 2024".
+_VI = re.compile(
+    _DIGITS + r"(?P<d>3[01]|[12]\d|0?[1-9])\s{1,3}tháng\s{1,3}(?P<m>1[0-2]|0?[1-9])"
+    r"(?:\s{0,3},|\s{1,3}năm)?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
+    re.I,
+)
 # Year and month only: 2024年3月 / 1998-3 (used when nothing better exists).
 _YM = re.compile(
     _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:年\s{0,2}(?P<m1>1[0-2]|0?[1-9])\s{0,2}月"
@@ -91,7 +112,7 @@ _YM = re.compile(
 )
 _EPOCH = re.compile(r"^\s*(\d{10})(\d{3})?\s*$")
 
-_PATTERNS = (("ymd", _YMD), ("mdy", _MDY), ("dmy", _DMY), ("num", _NUM))
+_PATTERNS = (("ymd", _YMD), ("mdy", _MDY), ("dmy", _DMY), ("num", _NUM), ("vi", _VI))
 
 
 @dataclass(frozen=True)
@@ -140,7 +161,7 @@ def _build(y: int, m: int, d: int, groups: dict) -> tuple[str, bool] | None:
 
 def _from_match(kind: str, match: re.Match) -> tuple[str, bool] | None:
     g = match.groupdict()
-    if kind == "ymd":
+    if kind in ("ymd", "vi"):
         return _build(int(g["y"]), int(g["m"]), int(g["d"]), g)
     if kind in ("mdy", "dmy"):
         month = MONTHS.get(g["mon"].lower().rstrip("."))
