@@ -266,3 +266,19 @@ def test_declared_body_does_not_replace_the_page_text_it_matches():
     page = (f"<html><head><script type='application/ld+json'>{ld}</script></head><body>"
             f"<article><h1>Lanes</h1><p>{para}</p><p>{para}</p></article></body></html>")
     assert "heated debate" in extract_article(page).articleBody
+
+
+def test_author_labels_in_more_languages_and_name_particles():
+    for value in ("Autor: Jane Roe", "Yazar: Jane Roe", "Penulis: Jane Roe", "Tác giả: Jane Roe",
+                  "Автор: Jane Roe", "By Jane Roe", "Von Jane Roe", "Analysis by Jane Roe"):
+        assert clean_authors([value]) == ["Jane Roe"], value
+    # "von" inside a name is a particle, not a byline
+    assert clean_authors(["Ursula von der Leyen"]) == ["Ursula von der Leyen"]
+    assert clean_authors(["Otto von Bismarck"]) == ["Otto von Bismarck"]
+
+
+def test_latin_name_after_a_chinese_label_stays_whole():
+    body = "<p>" + "这是一段正文内容，用来测试作者的识别。" * 20 + "</p>"
+    html = (f"<html lang='zh'><head><title>标题在这里</title></head><body><h1>标题在这里</h1>"
+            f"<p>作者：Jane Roe</p>{body}</body></html>")
+    assert extract_metadata(Document(html))["authors"] == ["Jane Roe"]

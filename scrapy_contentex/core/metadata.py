@@ -59,9 +59,18 @@ _DATE_CUE = re.compile(
 _UPDATE_CUE = re.compile(r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}\s{0,3}[:：]?\s{0,3}$", re.I)
 
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I)
-# "By X", "Analysis by X", "Von X": up to three words before a 'by' word.
+# "By X", "Analysis by X", "Von X": up to three words before "by"; or a label
+# and its colon, in the languages that write "Author: X" ("Autor: X").
+_AUTHOR_LABELS = (
+    r"author|autor|autore|auteur|yazar|penulis|tác giả|författare|forfatter|szerző|kirjoittaja|"
+    r"συντάκτης|автор|الكاتب|כותב|작성자"
+)
+# Only "by" may follow other words: "von" after a first name is a particle
+# ("Ursula von der Leyen", "Otto von Bismarck"), not a byline.
 _BY_RE = re.compile(
-    r"^\s*(?:[\w-]{1,20}\s{1,3}){0,3}?(?:by|von|par|por|door|av|przez|автор[:：]?)\s+", re.I
+    r"^\s*(?:(?:[\w-]{1,20}\s{1,3}){0,3}?by\s+|(?:von|par|por|door|av|przez)\s+"
+    rf"|(?:{_AUTHOR_LABELS})\s{{0,2}}[:：]\s*|автор\s+)",
+    re.I,
 )
 # 'y'/'et' are not split on: they occur inside names ("Bruce Y. Lee").
 _AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&)\s*", re.I)
@@ -84,6 +93,7 @@ _EMAIL_RE = re.compile(r"\S+@\S+\.\w+")
 _HAN = "\u4e00-\u9fff"
 _HAN_NAME = rf"[{_HAN}][{_HAN}·]{{1,3}}"
 _LATIN_NAME = r"[A-Za-z][\w.-]{1,30}(?: [A-Z][\w.-]{1,20}){0,2}"
+_LATIN_NAME_RE = re.compile(_LATIN_NAME)
 # Several Han names ("王建宏 张文攀", "赵延东、风笑天") or one Latin handle.
 _ZH_LIST = (
     rf"(?:{_HAN_NAME}(?:(?:[ \t\u3000]{{1,3}}|[、，,])(?:[ \t\u3000]{{0,2}}){_HAN_NAME}){{0,5}}"
@@ -518,7 +528,7 @@ _BYLINE_PUNCT = " |-–—:：,.·•"
 _BYLINE_LABEL_RE = re.compile(
     r"^(?:(?:(?:written|posted|published|reported|updated)\s+)?(?:on\s+)?(?:by\s+)"
     r"|(?:posted|published|updated)(?:\s+on)?\s*$"
-    r"|(?:author|authors|作者|文)\s{0,2}[:：/]\s{0,2})",
+    rf"|(?:{_AUTHOR_LABELS}|authors|作者|文)\s{{0,2}}[:：/]\s{{0,2}})",
     re.IGNORECASE,
 )
 
@@ -569,7 +579,8 @@ def _zh_text_authors(text: str, headline: str | None) -> list[str]:
             if pieces and match.start() - last_end > 40:
                 break  # only bylines printed together ("实习生 A\n记者 B C") are merged
             found = match.group("names") or match.groupdict().get("glued") or ""
-            names = [p for p in _NAME_SPLIT.split(found) if p]
+            # Han names are listed with spaces; a Latin name keeps its own
+            names = [found] if _LATIN_NAME_RE.fullmatch(found) else [p for p in _NAME_SPLIT.split(found) if p]
             names = [p for p in names if p not in _NOT_NAMES]
             if names:
                 pieces.extend(names)
