@@ -26,7 +26,7 @@ from lxml.html import HtmlElement
 
 from .document import Document
 from .lang import has_punct, normalize_space, token_count
-from .product import _CART_ATTR_RE, _CART_RE, CURRENT_PRICE_WORDS, _words_pattern
+from .product import _CART_ATTR_RE, _CART_RE, _LABEL_FIELDS, CURRENT_PRICE_WORDS, _words_pattern
 from .records import body_leaves
 from .structured import document_objects, meta_tags, types_of
 
@@ -94,12 +94,13 @@ def _prose_tokens(body: HtmlElement) -> int:
     return total
 
 
-_ID_LABEL_RE = re.compile(
-    r"^[\s〈《【(\[]*(sku|asin|isbn(?:[- ]?1[03])?|ean|upc|gtin|mpn|model(?: number)?|item (?:number|no\.?|#)|"
-    r"product code|art\.?-?nr\.?|artikelnummer|bestellnummer|référence|código|cod produs|"
-    r"品牌|型号|型號|货号|貨號|商品编号|商品編號|规格|規格|brand|marke|marque|marca|manufacturer|hersteller)"
-    r"\s*(?:[:：#]|$)",
-)  # matched against lower-cased text (re.I on big alternations is slow)
+# Identifier and brand labels ("SKU:", "Marka:", "品牌："): the product extractor's
+# field labels, plus model and specification words and ISBN's spellings.
+_ID_LABEL_WORDS = tuple(word for words in _LABEL_FIELDS.values() for word in words) + (
+    "model", "型号", "型號", "规格", "規格", "isbn 10", "isbn 13", "isbn-10", "isbn10", "item no",
+)
+_ID_LABEL_RE = re.compile(r"^[\s〈《【(\[]*" + _words_pattern(_ID_LABEL_WORDS) + r"\s*(?:[:：#]|$)")
+
 
 
 

@@ -130,7 +130,8 @@ _CART_ATTR_RE = re.compile(
 # Label -> field for the record pairs (lower case, delimiter stripped).
 _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
     "sku": ("sku", "asin", "item number", "item no", "item no.", "item #", "article number",
-            "art.-nr.", "art.-nr", "art. nr.", "artikelnummer", "artikel-nr.", "bestellnummer",
+            "art.-nr.", "art.-nr", "art. nr.", "art-nr.", "art-nr", "artnr.", "artnr", "art.nr",
+            "artikelnummer", "artikel-nr.", "bestellnummer",
             "product code", "product id", "product number", "商品编号", "商品編號", "货号",
             "商品编码", "商品货号", "商品代码", "código", "código do produto", "id produto",
             "codice", "codice articolo", "numero oggetto", "numéro de l'objet", "kod produktu",
