@@ -87,6 +87,25 @@ SPEC_ROWS = (
     ("el", ("Μάρκα", "Χρώμα", "Μέγεθος", "Υλικό")), ("nl", ("Merk", "Kleur", "Maat", "Materiaal")),
     ("fi", ("Merkki", "Väri", "Koko", "Materiaali")), ("id", ("Merek", "Warna", "Ukuran", "Bahan")),
 )
+# (language, cart label, stock text, price, spec rows, a sentence of news prose)
+KIND_PAGES = (
+    ("vi", "Thêm vào giỏ hàng", "Còn hàng", "1.290.000₫", ("Thương hiệu", "Màu sắc", "Kích thước"),
+     "Cuộc họp lần này có nhiều người tham gia đến từ nhiều quốc gia, và đã thảo luận về kinh tế. "),
+    ("tr", "Sepete ekle", "Stokta var", "1.299,90 TL", ("Marka", "Renk", "Beden"),
+     "Toplantıya birçok ülkeden çok sayıda katılımcı katıldı ve bölgenin ekonomisi tartışıldı. "),
+    ("pl", "Dodaj do koszyka", "Dostępny", "129,99 zł", ("Marka", "Kolor", "Rozmiar"),
+     "W spotkaniu wzięło udział wielu uczestników z różnych krajów, rozmawiano o gospodarce. "),
+    ("ar", "أضف إلى السلة", "متوفر", "129 ر.س", ("العلامة التجارية", "اللون", "المقاس"),
+     "حضر الاجتماع عدد كبير من المشاركين من دول عديدة، وتمت مناقشة اقتصاد المنطقة. "),
+    ("el", "Προσθήκη στο καλάθι", "Διαθέσιμο", "12,99 €", ("Μάρκα", "Χρώμα", "Μέγεθος"),
+     "Στη συνάντηση συμμετείχαν πολλοί από διάφορες χώρες και συζητήθηκε η οικονομία. "),
+    ("id", "Tambah ke keranjang", "Tersedia", "Rp 129.000", ("Merek", "Warna", "Ukuran"),
+     "Pertemuan ini dihadiri banyak peserta dari berbagai negara dan membahas ekonomi kawasan. "),
+    ("nl", "In winkelwagen", "Op voorraad", "€ 12,99", ("Merk", "Kleur", "Maat"),
+     "Aan de bijeenkomst namen veel deelnemers uit verschillende landen deel, over de economie. "),
+    ("sv", "Lägg i varukorgen", "I lager", "129 kr", ("Märke", "Färg", "Storlek"),
+     "Mötet samlade många deltagare från flera länder och diskuterade regionens ekonomi. "),
+)
 
 
 def _page(lang: str, body: str) -> str:
@@ -121,7 +140,25 @@ def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
             return [p["name"] for p in item.additionalProperties] == list(names) and item.brand == "v0"
         return check
 
+    def kind_is(html: str, want: str) -> Callable[[], bool]:
+        from scrapy_contentex.core.document import Document
+        from scrapy_contentex.core.kind import guess_kind
+        return lambda: guess_kind(Document(html, URL)) == want
+
+    def shop_page(lang: str, cart: str, stock: str, price: str, names: tuple[str, ...]) -> str:
+        rows = "".join(f"<tr><td>{n}</td><td>v{i}</td></tr>" for i, n in enumerate(names))
+        return _page(lang, f'<span class="price">{price}</span><p>{stock}</p><button>{cart}</button>'
+                           f"<table>{rows}</table>")
+
+    def news_page(lang: str, prose: str) -> str:
+        return _page(lang, "".join(f"<p>{prose * 4}</p>" for _ in range(5)))
+
     return {
+        "kind guess: shop and news pages": [
+            (f"{lang} shop", kind_is(shop_page(lang, cart, stock, price, names), "product"))
+            for lang, cart, stock, price, names, _ in KIND_PAGES
+        ] + [(f"{lang} news", kind_is(news_page(lang, prose), "article"))
+             for lang, _, _, _, _, prose in KIND_PAGES],
         "brand labels": [(lab, field_is(_page("en", _table(lab, "Acme")), "brand", "Acme")) for lab in BRAND_LABELS],
         "sku labels": [(lab, field_is(_page("en", _table(lab, "AB-1234")), "sku", "AB-1234")) for lab in SKU_LABELS],
         "gtin labels": [(lab, field_is(_page("en", _table(lab, "4006381333931")), "gtin", "4006381333931"))
