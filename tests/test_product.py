@@ -176,6 +176,8 @@ def test_availability_normalisation_decisions():
     assert normalize_availability("Agotado") == "OutOfStock"
     assert normalize_availability("缺货") == "OutOfStock"
     assert normalize_availability("有货") == "InStock"
+    assert normalize_availability("https://schema.org/MadeToOrder") == "InStock"
+    assert normalize_availability("https://schema.org/Reserved") == "OutOfStock"
     assert normalize_availability("whatever") is None
 
 

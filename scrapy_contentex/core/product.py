@@ -59,10 +59,11 @@ OFFER_TYPES = frozenset({"Offer", "AggregateOffer"})
 FIELDS = ("name", "price", "currency", "currencyRaw", "regularPrice", "availability", "sku",
           "mpn", "gtin", "brand", "description", "additionalProperties")
 
+# schema.org ItemAvailability, all nine values, and the codes shops write
 _IN_STOCK_SCHEMA = {"instock", "instoreonly", "onlineonly", "limitedavailability", "preorder",
-                    "presale", "backorder", "in stock", "available"}
-_OUT_STOCK_SCHEMA = {"outofstock", "soldout", "discontinued", "out of stock", "unavailable",
-                     "oos", "out_of_stock"}
+                    "presale", "backorder", "madetoorder", "in stock", "available"}
+_OUT_STOCK_SCHEMA = {"outofstock", "soldout", "discontinued", "reserved", "out of stock",
+                     "unavailable", "oos", "out_of_stock"}
 
 # Visible stock phrases. Out-of-stock phrases are checked first: "not available"
 # contains "available".
