@@ -523,3 +523,27 @@ def test_price_announced_by_a_label_in_many_languages():
         html = (f'<html lang="{lang}"><head><title>Widget</title></head><body><h1>Widget</h1>'
                 f'<div><span>{label}</span><span>{shown}</span></div></body></html>')
         assert extract_product_fields(Document(html))["price"] == amount, label
+
+
+RELATED_TILES = ('<section class="related">' + "".join(
+    f'<div class="product-tile"><a href="/p/{i}">Other {i}</a><span class="price">$1{i}.00</span></div>'
+    for i in range(4)) + "</section>")
+
+
+def test_a_price_marked_regular_is_the_price_unless_struck():
+    # Shopify themes: "price-item--regular" is the normal price; on sale it is struck (<s>)
+    plain = ('<html><body><h1>Trail Runner</h1><div class="price"><span class="price-item '
+             f'price-item--regular">$87.11</span></div>{RELATED_TILES}</body></html>')
+    assert fields(plain)["price"] == "87.11"
+    sale = plain.replace('<span class="price-item price-item--regular">$87.11</span>',
+                         '<s class="price-item price-item--regular">$99.00</s>'
+                         '<span class="price-item price-item--sale">$87.11</span>')
+    out = fields(sale)
+    assert (out["price"], out["regularPrice"]) == ("87.11", "99")
+
+
+def test_an_unmarked_price_right_after_the_name_beats_related_tiles():
+    # OpenCart's default theme prints the price in a bare <h2>
+    html = ('<html><body><h1>Trail Runner</h1><ul><li>Brand: <a href="/b">Fleet</a></li></ul>'
+            f'<ul><li><h2>$87.11</h2></li><li>Ex Tax: $72.00</li></ul>{RELATED_TILES}</body></html>')
+    assert fields(html)["price"] == "87.11"

@@ -198,7 +198,9 @@ def _words_pattern(words: tuple[str, ...]) -> str:
 
 _PRICE_LABELS = CURRENT_PRICE_WORDS
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
-_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|regular|list|strike|before|orig|compare|rrp|msrp|uvp|"
+# "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
+# and strike it (<s>) only when a sale price stands beside it.
+_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
                                    r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + _words_pattern(REGULAR_PRICE_WORDS) + r"\b")
@@ -558,6 +560,50 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
         if current is not None and regular is not None:
             break
     return current, regular, current_at
+
+
+# A text that is a price and nothing else: a sign or code, an amount, maybe a sign after.
+_PRICE_ONLY_RE = re.compile(r"^\s*[^\d\s]{0,4}\s?\d[\d.,\s]{0,14}\s?[^\d\s]{0,4}\s*$")
+
+
+def _price_after_heading(leaves: list, ctx: PageContext, limit: int = 60):
+    """The first text after the page's <h1> that is only a price, and its index.
+
+    Shop themes that mark nothing ("<h1>Name</h1> ... <h2>$87.11</h2>") still
+    print the product's price soon after its name, before any related-product
+    tile; texts in links, struck or tagged old are skipped.
+    """
+    start = next((i for i, leaf in enumerate(leaves[:3000]) if _owner_tag(leaf, 2) == "h1"), None)
+    if start is None:
+        return None, -1
+    for index in range(start + 1, min(len(leaves), start + 1 + limit)):
+        leaf = leaves[index]
+        if len(leaf) > 24 or not _AMOUNT_RE.search(leaf) or not _PRICE_ONLY_RE.match(leaf):
+            continue
+        parsed = parse_price(leaf, ctx)
+        if parsed.amount is None or parsed.amount == "0" or parsed.currency is None:
+            continue
+        owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
+        if owner is None or _in_link(owner) or _is_struck(owner) or _REGULAR_WORD_RE.match(leaf.lower()):
+            continue
+        if _REGULAR_LABEL_RE.search(leaves[index - 1].lower().strip()):
+            continue  # "建議售價 $3200", "List price: $99": the former price
+        return parsed, index
+    return None, -1
+
+
+def _owner_tag(leaf, levels: int) -> str | None:
+    """The tag of the element holding a text, or of one of its ``levels`` ancestors, if it is h1."""
+    node = leaf.getparent()
+    if node is not None and leaf.is_tail:
+        node = node.getparent()
+    for _ in range(levels + 1):
+        if node is None or not isinstance(node.tag, str):
+            return None
+        if node.tag == "h1":
+            return "h1"
+        node = node.getparent()
+    return None
 
 
 def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: PageContext):
@@ -1023,7 +1069,12 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
     labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit)
     # The product's own price comes first on the page: the earlier source wins.
     if labelled is not None and (current is None or labelled_at < current_at):
-        current = labelled
+        current, current_at = labelled, labelled_at
+    if current is None or current_at >= 0:
+        # a price printed right after the name, before the marked one (or with none marked)
+        shown, shown_at = _price_after_heading(leaves, ctx)
+        if shown is not None and (current is None or shown_at < current_at):
+            current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
     current = current or _label_price(props, _PRICE_LABELS, ctx)
     if not out["price"] and current is not None:
