@@ -547,3 +547,11 @@ def test_an_unmarked_price_right_after_the_name_beats_related_tiles():
     html = ('<html><body><h1>Trail Runner</h1><ul><li>Brand: <a href="/b">Fleet</a></li></ul>'
             f'<ul><li><h2>$87.11</h2></li><li>Ex Tax: $72.00</li></ul>{RELATED_TILES}</body></html>')
     assert fields(html)["price"] == "87.11"
+
+
+def test_bare_identifier_label_with_its_code_in_the_next_element():
+    # Magento: <strong class="type">SKU</strong><div class="value">TR-100</div>
+    html = ('<html><body><h1>Trail Runner</h1><div class="sku"><strong>SKU</strong>'
+            '<div>TR-100</div></div><div><strong>SKU</strong><div>see below</div></div></body></html>')
+    assert fields(html)["sku"] == "TR-100"
+    assert fields(html.replace("TR-100", "see the table"))["sku"] is None  # no code, no sku

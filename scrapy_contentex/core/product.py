@@ -132,7 +132,7 @@ _CART_ATTR_RE = re.compile(
 _LABEL_FIELDS: dict[str, tuple[str, ...]] = {
     "sku": ("sku", "asin", "item number", "item no", "item no.", "item #", "article number",
             "art.-nr.", "art.-nr", "art. nr.", "art-nr.", "art-nr", "artnr.", "artnr", "art.nr",
-            "artikelnummer", "artikel-nr.", "bestellnummer",
+            "artikelnummer", "artikel-nr.", "bestellnummer", "produktnummer",
             "product code", "product id", "product number", "商品编号", "商品編號", "货号",
             "商品编码", "商品货号", "商品代码", "código", "código do produto", "id produto",
             "codice", "codice articolo", "numero oggetto", "numéro de l'objet", "kod produktu",
@@ -819,6 +819,10 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
     return None
 
 
+# An identifier as printed: letters, digits and . / - _, with at least one digit.
+_CODE_RE = re.compile(r"(?=[^\s]*\d)[A-Za-z0-9][\w./-]{2,40}")
+
+
 def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     """Identifier labels anywhere on the page (item numbers sit outside spec tables).
 
@@ -844,6 +848,13 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
         if not _ and text.endswith((" -", " #")):
             label, value = text[:-2], ""
         elif not _:
+            # a bare identifier label, its code in the next text ("<strong>SKU</strong><div>TR-100</div>")
+            hit = _label_field(text) if len(text) <= 30 else None
+            if hit is None or hit[0] == "brand" or i + 1 >= len(leaves):
+                continue
+            code = " ".join(leaves[i + 1].split())
+            if _CODE_RE.fullmatch(code):
+                found.append({"name": text, "value": code})
             continue
         label = label.strip(" #-").lower()
         # the (remembered) label lookup first: it rejects most texts
