@@ -559,3 +559,11 @@ def test_bare_identifier_label_with_its_code_in_the_next_element():
 
     doc = Document("<html><body><b>SKU</b><i>see the table</i><b>MPN</b><i>X-1</i></body></html>")
     assert _identifier_pairs(body_leaves(doc)) == [{"name": "MPN", "value": "X-1"}]  # a code has a digit
+
+
+def test_brand_from_an_element_marked_as_the_products_brand_not_the_logo():
+    html = ('<html><body><header><a class="navbar-brand" href="/">Example Shop</a></header>'
+            '<h1>Trail Runner</h1><h2 class="productView-brand"><a href="/fleet"><span>Fleet</span></a></h2>'
+            '<span class="price">$87.11</span></body></html>')
+    assert fields(html)["brand"] == "Fleet"
+    assert fields(html.replace("productView-brand", "productView-subtitle"))["brand"] is None

@@ -934,6 +934,28 @@ _QUALIFIER_START = ("(", "[", "-", "–", "|", ":", "/", "（", "【")
 _QUALIFIER_OPEN = " " + "".join(_QUALIFIER_START)
 
 
+# A class naming the product's brand ("productView-brand", "product__brand",
+# "pdp-brand-name"); a bare "brand" class is also the site logo's ("navbar-brand").
+_BRAND_CLASS_RE = re.compile(r"(?:product|item|pdp)[\w-]*brand|brand[\w-]*(?:name|link)(?![\w-]*(?:logo|nav))",
+                             re.I)
+_BRAND_CLASS_XPATH = lxml_etree.XPath(
+    "//body//*[contains(@class, 'rand') or contains(@id, 'rand')][not(ancestor::nav or ancestor::header)]")
+
+
+def _marked_brand(tree: HtmlElement) -> str | None:
+    """A short text in an element whose class or id names the product's brand."""
+    for count, el in enumerate(_BRAND_CLASS_XPATH(tree)):
+        if count > 50:
+            break
+        if not _BRAND_CLASS_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+            continue
+        text = normalize_space(el.text_content()[:100])
+        text = re.split(r"[:：]", text)[-1].strip() if (":" in text or "：" in text) else text
+        if text and len(text) <= 40 and token_count(text) <= 5 and _HAS_LETTER_RE.search(text):
+            return text
+    return None
+
+
 _TITLE_SEGMENT_RE = re.compile(r"\s+[|｜–—-]\s+|\s*[|｜]\s*")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 
@@ -1209,6 +1231,8 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         out["availability"] = "InStock"
     if not out["name"]:
         out["name"] = _name_from_page(doc, tree, props, meta, leaves)
+    if not out["brand"]:
+        out["brand"] = _marked_brand(tree)
     if not out["brand"] and out["name"]:
         out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
     if not out["description"]:
