@@ -1,4 +1,4 @@
-"""Product reading in many languages, on small shop pages this script writes itself.
+"""Product reading in many languages and shop-platform templates, on pages this script writes.
 
     python -m benchmarks.shop_languages [--verbose]
 
@@ -8,7 +8,9 @@ dozens. Each case below is one fact written the way shops in that language
 write it, inside the same small page; the table counts the cases the product
 extractor reads right. These pages are ours (no dataset content), so the
 script runs anywhere, and it says nothing about real pages' layouts: the
-dataset benchmarks do that.
+dataset benchmarks do that. The platform rows put the default product
+markup of seven shop systems (as their themes print it) between a menu,
+related-product tiles and a footer.
 """
 
 from __future__ import annotations
@@ -108,6 +110,118 @@ KIND_PAGES = (
 )
 
 
+# The product block of seven shop systems' default themes, written from their
+# public theme markup; each sells the same shoe. Around it: menu, tiles, footer.
+_PLATFORM_NAV = ('<header><nav><ul>' + "".join(f'<li><a href="/c/{i}">Category {i}</a></li>' for i in range(12))
+                 + '</ul></nav><div class="cart"><a href="/cart">Cart (0)</a></div></header>')
+_PLATFORM_FOOT = ('<footer><ul><li><a href="/about">About us</a></li><li><a href="/contact">Contact</a></li></ul>'
+                  '<p>Customer service: Mon-Fri 9:00-17:00</p><p>© 2024 Example Shop</p></footer>')
+_PLATFORM_TILES = ('<section class="related"><h2>Related products</h2>' + "".join(
+    f'<div class="product-tile"><a href="/p/{i}">Other item {i}</a><span class="price">$1{i}.00</span></div>'
+    for i in range(6)) + '</section>')
+PLATFORM_BLOCKS = {
+    "woocommerce": (
+        '<div class="product"><h1 class="product_title entry-title">Trail Runner</h1>'
+        '<p class="price"><span class="woocommerce-Price-amount amount"><bdi>'
+        '<span class="woocommerce-Price-currencySymbol">$</span>87.11</bdi></span></p>'
+        '<p class="stock in-stock">12 in stock</p><form class="cart">'
+        '<button type="submit" name="add-to-cart" class="single_add_to_cart_button button alt">Add to cart</button>'
+        '</form><div class="product_meta">'
+        '<span class="sku_wrapper">SKU: <span class="sku">TR-100</span></span>'
+        '<span class="posted_in">Category: <a href="/c/shoes">Shoes</a></span></div>'
+        '<div class="woocommerce-tabs">'
+        '<table class="woocommerce-product-attributes shop_attributes">'
+        '<tr class="woocommerce-product-attributes-item">'
+        '<th class="woocommerce-product-attributes-item__label">Weight</th>'
+        '<td class="woocommerce-product-attributes-item__value">0.8 kg</td></tr><tr>'
+        '<th>Color</th><td><p>Blue, Red</p></td></tr><tr><th>Size</th><td><p>40, 41, 42</p></td>'
+        '</tr></table></div></div>'
+    ),
+    "magento": (
+        '<div class="product-info-main"><h1 class="page-title">'
+        '<span class="base">Trail Runner</span></h1><div class="product-info-price">'
+        '<span class="price-wrapper"><span class="price">$87.11</span></span></div>'
+        '<div class="product-info-stock-sku"><div class="stock available"><span>In stock</span>'
+        '</div><div class="product attribute sku"><strong class="type">SKU</strong>'
+        '<div class="value">TR-100</div></div></div>'
+        '<button id="product-addtocart-button" class="action primary tocart">Add to Cart</button>'
+        '</div><div class="additional-attributes-wrapper table-wrapper">'
+        '<table class="data table additional-attributes" id="product-attribute-specs-table">'
+        '<tbody><tr><th class="col label" scope="row">Brand</th><td class="col data">Fleet</td>'
+        '</tr><tr><th class="col label">Material</th><td class="col data">Mesh</td></tr><tr>'
+        '<th class="col label">Color</th><td class="col data">Blue</td></tr></tbody></table>'
+        '</div>'
+    ),
+    "prestashop": (
+        '<div class="product-container"><h1 class="h1">Trail Runner</h1>'
+        '<div class="product-prices"><div class="current-price">'
+        '<span class="price">87,11 €</span></div></div><div class="product-add-to-cart">'
+        '<button class="btn btn-primary add-to-cart">Ajouter au panier</button>'
+        '<span id="product-availability">En stock</span></div><section class="product-features">'
+        '<p class="h6">Fiche technique</p><dl class="data-sheet">'
+        '<dt class="name">Composition</dt><dd class="value">Coton</dd>'
+        '<dt class="name">Couleur</dt><dd class="value">Bleu</dd><dt class="name">Taille</dt>'
+        '<dd class="value">M</dd></dl></section><div class="product-reference">'
+        '<label class="label">Référence </label><span>TR-100</span></div></div>'
+    ),
+    "opencart": (
+        '<div id="product-product"><h1>Trail Runner</h1><ul class="list-unstyled">'
+        '<li>Brand: <a href="/b/fleet">Fleet</a></li><li>Product Code: TR-100</li>'
+        '<li>Availability: In Stock</li></ul><ul class="list-unstyled"><li><h2>$87.11</h2></li>'
+        '<li>Ex Tax: $72.00</li></ul>'
+        '<button type="button" id="button-cart" class="btn btn-primary">Add to Cart</button>'
+        '<div class="tab-pane" id="tab-specification"><table class="table table-bordered"><thead>'
+        '<tr><td colspan="2"><strong>Specs</strong></td></tr></thead><tbody><tr><td>Weight</td>'
+        '<td>0.8 kg</td></tr><tr><td>Material</td><td>Mesh</td></tr></tbody></table></div></div>'
+    ),
+    "shopify": (
+        '<div class="product__info-wrapper">'
+        '<p class="product__text caption-with-letter-spacing">Fleet</p><h1>Trail Runner</h1>'
+        '<div class="price"><span class="price-item price-item--regular">$87.11</span></div>'
+        '<form action="/cart/add">'
+        '<button type="submit" name="add" class="product-form__submit">Add to cart</button>'
+        '</form><div class="product__description rte"><ul><li>'
+        '<strong>Material:</strong> Mesh upper</li><li><strong>Weight:</strong> 0.8 kg</li><li>'
+        '<strong>Drop:</strong> 8 mm</li></ul></div></div>'
+    ),
+    "bigcommerce": (
+        '<section class="productView-details"><h1 class="productView-title">Trail Runner</h1>'
+        '<h2 class="productView-brand"><a href="/fleet/"><span>Fleet</span></a></h2>'
+        '<div class="productView-price"><span class="price price--withoutTax">$87.11</span></div>'
+        '<dl class="productView-info"><dt class="productView-info-name">SKU:</dt>'
+        '<dd class="productView-info-value">TR-100</dd>'
+        '<dt class="productView-info-name">Weight:</dt>'
+        '<dd class="productView-info-value">0.80 KGS</dd>'
+        '<dt class="productView-info-name">Shipping:</dt>'
+        '<dd class="productView-info-value">Calculated at Checkout</dd></dl>'
+        '<input id="form-action-addToCart" type="submit" class="button button--primary" value="Add to Cart">'
+        '</section>'
+    ),
+    "shopware": (
+        '<div class="product-detail"><h1 class="product-detail-name">Trail Runner</h1>'
+        '<div class="product-detail-price-container"><p class="product-detail-price">87,11 €*</p>'
+        '</div><div class="product-detail-delivery-information">'
+        '<p class="delivery-information delivery-available">Sofort verfügbar</p></div>'
+        '<button class="btn btn-primary btn-buy">In den Warenkorb</button>'
+        '<div class="product-detail-ordernumber-container">'
+        '<span class="product-detail-ordernumber-label">Produktnummer:</span>'
+        '<span class="product-detail-ordernumber">TR-100</span></div>'
+        '<div class="product-detail-properties">'
+        '<table class="table product-detail-properties-table"><tr class="properties-row">'
+        '<th class="properties-label">Material:</th><td class="properties-value">'
+        '<span>Mesh</span></td></tr><tr class="properties-row">'
+        '<th class="properties-label">Farbe:</th><td class="properties-value"><span>Blau</span>'
+        '</td></tr></table></div></div>'
+    ),
+}
+# What each system's block shows (brand and sku only where its theme prints them).
+PLATFORM_FACTS = {
+    "woocommerce": {"sku": "TR-100"}, "magento": {"sku": "TR-100", "brand": "Fleet"},
+    "prestashop": {"sku": "TR-100"}, "opencart": {"sku": "TR-100", "brand": "Fleet"},
+    "shopify": {}, "bigcommerce": {"sku": "TR-100", "brand": "Fleet"}, "shopware": {"sku": "TR-100"},
+}
+
+
 def _page(lang: str, body: str) -> str:
     return (f'<html lang="{lang}"><head><title>Widget</title></head><body>'
             f'<nav><a href="/">Home</a> <a href="/c">Shop</a></nav><h1>Widget</h1>{body}'
@@ -153,7 +267,18 @@ def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
     def news_page(lang: str, prose: str) -> str:
         return _page(lang, "".join(f"<p>{prose * 4}</p>" for _ in range(5)))
 
+    def platform_cases() -> list[tuple[str, Callable[[], bool]]]:
+        out = []
+        for system, block in PLATFORM_BLOCKS.items():
+            html = (f"<html><head><title>Trail Runner | Example Shop</title></head><body>{_PLATFORM_NAV}"
+                    f"<main>{block}</main>{_PLATFORM_TILES}{_PLATFORM_FOOT}</body></html>")
+            facts = {"name": "Trail Runner", "price": "87.11", "availability": "InStock",
+                     **PLATFORM_FACTS[system]}
+            out += [(f"{system} {key}", field_is(html, key, value)) for key, value in facts.items()]
+        return out
+
     return {
+        "shop-system templates": platform_cases(),
         "kind guess: shop and news pages": [
             (f"{lang} shop", kind_is(shop_page(lang, cart, stock, price, names), "product"))
             for lang, cart, stock, price, names, _ in KIND_PAGES
@@ -168,11 +293,13 @@ def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
                              for lang, text, want in STOCK_TEXTS],
         "cart labels (kind guess)": [(lab, kind_is_product(lab)) for lab in CART_LABELS]
         + [(f"not: {text}", lambda text=text: not kind_is_product(text)()) for text in NOT_CART],
-        "label-announced prices": [(f"{lang} {lab}", field_is(_page(lang, f"<div><span>{lab}</span><span>{shown}</span></div>"),
-                                                             "price", want))
-                                   for lang, lab, shown, want in PRICE_LABELS],
-        "currencies": [(f"{lang} {shown}", field_is(_page(lang, f'<span class="price">{shown}</span>'), "currency", want))
-                       for lang, shown, want in CURRENCIES],
+        "label-announced prices": [
+            (f"{lang} {lab}", field_is(_page(lang, f"<div><span>{lab}</span><span>{shown}</span></div>"),
+                                       "price", want))
+            for lang, lab, shown, want in PRICE_LABELS],
+        "currencies": [
+            (f"{lang} {shown}", field_is(_page(lang, f'<span class="price">{shown}</span>'), "currency", want))
+            for lang, shown, want in CURRENCIES],
         "div spec rows, no delimiters": [(lang, rows_read(lang, names)) for lang, names in SPEC_ROWS],
     }
 
