@@ -224,6 +224,19 @@ def parse_html(text: str) -> lxml_html.HtmlElement:
     return root
 
 
+def body_of(tree: lxml_html.HtmlElement) -> lxml_html.HtmlElement:
+    """The ``<body>`` of a parsed page, or the root when it has none.
+
+    libxml2 puts ``<body>`` right under ``<html>``: a child lookup finds it in
+    microseconds, where ``find(".//body")`` (a descendant search run by
+    lxml's Python ElementPath) cost about 0.3 ms per page.
+    """
+    body = tree.find("body")
+    if body is None:
+        body = tree.find(".//body")
+    return body if body is not None else tree
+
+
 class Document:
     """One page: its text, URL and a lazily parsed tree shared by extractors."""
 

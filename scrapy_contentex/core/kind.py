@@ -24,7 +24,7 @@ import re
 
 from lxml.html import HtmlElement
 
-from .document import Document
+from .document import Document, body_of
 from .lang import has_punct, normalize_space, token_count
 from .product import _CART_ATTR_RE, _CART_RE, _LABEL_FIELDS, CURRENT_PRICE_WORDS, _words_pattern
 from .records import body_leaves
@@ -176,8 +176,8 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
     if any(k.startswith(("product:price", "og:price")) for k in meta):
         score += 2.0
         kinds += 2
-    body = tree.find(".//body")
-    if body is None:
+    body = body_of(tree)
+    if body is tree:
         return score, kinds
     cart = 0
     prices = 0

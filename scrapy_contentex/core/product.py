@@ -29,7 +29,7 @@ from lxml import etree as lxml_etree
 from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
-from .document import Document
+from .document import Document, body_of
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .metadata import markup_authors
 from .price import (
@@ -272,8 +272,7 @@ def _page_context(doc: Document, tree: HtmlElement, declared_lang: str | None,
         meta = meta_tags(tree)
     lang = declared_lang or tree.get("lang") or meta.get("og:locale")
     if not lang and ("¥" in doc.html or "kr" in doc.html):
-        body = tree.find(".//body")
-        lang = guess_language(normalize_space(body.text_content()[:8000])) if body is not None else None
+        lang = guess_language(normalize_space(body_of(tree).text_content()[:8000]))
     return context_from(doc.url, lang)
 
 
@@ -566,17 +565,19 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
 _PRICE_ONLY_RE = re.compile(r"^\s*[^\d\s]{0,4}\s?\d[\d.,\s]{0,14}\s?[^\d\s]{0,4}\s*$")
 
 
-def _price_after_heading(leaves: list, ctx: PageContext, limit: int = 60):
+def _price_after_heading(leaves: list, ctx: PageContext, before: int = 3000, limit: int = 60):
     """The first text after the page's <h1> that is only a price, and its index.
 
     Shop themes that mark nothing ("<h1>Name</h1> ... <h2>$87.11</h2>") still
     print the product's price soon after its name, before any related-product
-    tile; texts in links, struck or tagged old are skipped.
+    tile; texts in links, struck or tagged old are skipped. Only texts before
+    index ``before`` (the first marked price) are read: a later one would lose.
     """
-    start = next((i for i, leaf in enumerate(leaves[:3000]) if _owner_tag(leaf, 2) == "h1"), None)
+    before = min(before, len(leaves), 3000)
+    start = _heading_leaf(leaves, before)
     if start is None:
         return None, -1
-    for index in range(start + 1, min(len(leaves), start + 1 + limit)):
+    for index in range(start + 1, min(before, start + 1 + limit)):
         leaf = leaves[index]
         if len(leaf) > 24 or not _AMOUNT_RE.search(leaf) or not _PRICE_ONLY_RE.match(leaf):
             continue
@@ -592,18 +593,47 @@ def _price_after_heading(leaves: list, ctx: PageContext, limit: int = 60):
     return None, -1
 
 
-def _owner_tag(leaf, levels: int) -> str | None:
-    """The tag of the element holding a text, or of one of its ``levels`` ancestors, if it is h1."""
+_FIRST_TEXT = lxml_etree.XPath("descendant::text()[normalize-space()][1]")
+
+
+def _heading_leaf(leaves: list, before: int) -> int | None:
+    """Index of the first text leaf of the page's first <h1>, if it comes before ``before``.
+
+    The heading's first text is looked up by value (a C-level search of the
+    list); the same text elsewhere earlier (a breadcrumb) is skipped by
+    checking that the leaf sits in the <h1>.
+    """
+    parent = leaves[0].getparent() if leaves else None
+    if parent is None:
+        return None
+    heading = next(body_of(parent.getroottree().getroot()).iter("h1"), None)  # iter stops at the first
+    found = _FIRST_TEXT(heading) if heading is not None else None
+    if not found:
+        return None
+    text = found[0]
+    at = 0
+    while True:
+        try:
+            at = leaves.index(text, at, before)
+        except ValueError:
+            return None
+        if _in_h1(leaves[at]):
+            return at
+        at += 1
+
+
+def _in_h1(leaf, levels: int = 2) -> bool:
+    """Whether a text leaf sits in an <h1>, within ``levels`` ancestors of its element."""
     node = leaf.getparent()
     if node is not None and leaf.is_tail:
         node = node.getparent()
     for _ in range(levels + 1):
         if node is None or not isinstance(node.tag, str):
-            return None
+            return False
         if node.tag == "h1":
-            return "h1"
+            return True
         node = node.getparent()
-    return None
+    return False
 
 
 def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: PageContext):
@@ -938,16 +968,30 @@ _QUALIFIER_OPEN = " " + "".join(_QUALIFIER_START)
 # "pdp-brand-name"); a bare "brand" class is also the site logo's ("navbar-brand").
 _BRAND_CLASS_RE = re.compile(r"(?:product|item|pdp)[\w-]*brand|brand[\w-]*(?:name|link)(?![\w-]*(?:logo|nav))",
                              re.I)
-_BRAND_CLASS_XPATH = lxml_etree.XPath(
-    "//body//*[contains(@class, 'rand') or contains(@id, 'rand')][not(ancestor::nav or ancestor::header)]")
 
 
 def _marked_brand(tree: HtmlElement) -> str | None:
-    """A short text in an element whose class or id names the product's brand."""
-    for count, el in enumerate(_BRAND_CLASS_XPATH(tree)):
-        if count > 50:
+    """A short text in an element whose class or id names the product's brand.
+
+    Looked for around the page's <h1> only (its grandparent's subtree): shops
+    print the brand beside the name, and walking the whole page cost more
+    than the rest of the brand search.
+    """
+    heading = next(body_of(tree).iter("h1"), None)
+    if heading is None:
+        return None
+    around = heading.getparent()
+    if around is not None and around.getparent() is not None and around.tag != "body":
+        around = around.getparent()
+    if around is None:
+        return None
+    for count, el in enumerate(around.iter()):
+        if count > 400:
             break
-        if not _BRAND_CLASS_RE.search(f"{el.get('class') or ''} {el.get('id') or ''}"):
+        if not isinstance(el.tag, str):
+            continue
+        marks = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if "rand" not in marks or not _BRAND_CLASS_RE.search(marks):
             continue
         text = normalize_space(el.text_content()[:100])
         text = re.split(r"[:：]", text)[-1].strip() if (":" in text or "：" in text) else text
@@ -1105,7 +1149,7 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
         current, current_at = labelled, labelled_at
     if current is None or current_at >= 0:
         # a price printed right after the name, before the marked one (or with none marked)
-        shown, shown_at = _price_after_heading(leaves, ctx)
+        shown, shown_at = _price_after_heading(leaves, ctx, len(leaves) if current is None else current_at)
         if shown is not None and (current is None or shown_at < current_at):
             current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
@@ -1205,9 +1249,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
             if out.get(key) is None and value:
                 out[key] = value
 
-    body = tree.find(".//body")
-    if body is None:
-        body = tree
+    body = body_of(tree)
     leaves = body_leaves(doc)  # shared with the kind guess
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = list(document_records(doc, params).properties)  # a copy: an author may be added

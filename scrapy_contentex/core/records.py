@@ -54,6 +54,7 @@ from functools import lru_cache
 from lxml import etree
 from lxml.html import HtmlElement
 
+from .document import body_of
 from .lang import normalize_space, token_count
 
 DELIMITERS = (":", "：")
@@ -851,9 +852,7 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
     """
     params = params or RecordParams()
     container = container_for(tuple(params.extra_attributes))
-    body = tree.find(".//body")
-    if body is None:
-        body = tree
+    body = body_of(tree)
     if leaves is None:
         leaves = text_leaves(body)
     weights = compute_wvc(body, container, leaves, params.max_repeat)
@@ -875,9 +874,7 @@ def body_leaves(doc) -> list:
     """
     leaves = doc.__dict__.get("_contentex_body_leaves")
     if leaves is None:
-        tree = doc.tree
-        body = tree.find(".//body")
-        leaves = text_leaves(body if body is not None else tree)
+        leaves = text_leaves(body_of(doc.tree))
         doc.__dict__["_contentex_body_leaves"] = leaves
     return leaves
 
