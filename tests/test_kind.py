@@ -107,7 +107,7 @@ def test_opencart_button_cart_is_an_add_to_cart_button():
 
 
 def test_cart_buttons_in_many_languages_but_not_the_cart_link():
-    from scrapy_contentex.core.product import _CART_RE
+    from scrapy_contentex.core.shop_words import CART_RE as _CART_RE
 
     for label in ("Add to basket", "In den Warenkorb", "Añadir a la cesta", "Toevoegen aan winkelwagen",
                   "Lägg i varukorgen", "Læg i kurv", "Lisää ostoskoriin", "Vložit do košíku",

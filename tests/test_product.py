@@ -295,9 +295,15 @@ def test_bracketed_label_and_value():
 
 
 def test_stock_scan_finds_what_a_search_per_text_finds():
+    import re
+
     from scrapy_contentex.core.document import parse_html
-    from scrapy_contentex.core.product import _STOCK_RE, _stock_matches
+    from scrapy_contentex.core.product import _stock_matches
     from scrapy_contentex.core.records import text_leaves
+    from scrapy_contentex.core.shop_words import IN_PHRASES, OUT_PHRASES
+
+    # the reference: one alternation of every phrase, out-of-stock ones first
+    full = re.compile("|".join(re.escape(p) for p in OUT_PHRASES + IN_PHRASES))
 
     tree = parse_html(
         "<html><body><p>Menu</p><p>Currently unavailable</p><p>In stock now, in stock later</p>"
@@ -307,7 +313,7 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
     leaves = text_leaves(tree.find("body"))
     expected = []
     for leaf in leaves:
-        match = _STOCK_RE.search(leaf.lower()) if len(leaf) <= 80 else None
+        match = full.search(leaf.lower()) if len(leaf) <= 80 else None
         if match:
             expected.append((str(leaf), match.group(0), match.start()))
     got = [(str(leaf), phrase) for leaf, phrase in _stock_matches(leaves)]

@@ -26,8 +26,8 @@ from lxml.html import HtmlElement
 
 from .document import Document, body_of
 from .lang import has_punct, normalize_space, token_count
-from .product import _CART_ATTR_RE, _CART_RE, _LABEL_FIELDS, CURRENT_PRICE_WORDS, _words_pattern
 from .records import body_leaves
+from .shop_words import CART_ATTR_RE, CART_RE, CURRENT_PRICE_WORDS, LABEL_FIELDS, words_pattern
 from .structured import document_objects, meta_tags, types_of
 
 PRODUCT_TYPES = frozenset(
@@ -96,16 +96,14 @@ def _prose_tokens(body: HtmlElement) -> int:
 
 # Identifier and brand labels ("SKU:", "Marka:", "品牌："): the product extractor's
 # field labels, plus model and specification words and ISBN's spellings.
-_ID_LABEL_WORDS = tuple(word for words in _LABEL_FIELDS.values() for word in words) + (
+_ID_LABEL_WORDS = tuple(word for words in LABEL_FIELDS.values() for word in words) + (
     "model", "型号", "型號", "规格", "規格", "isbn 10", "isbn 13", "isbn-10", "isbn10", "item no",
 )
-_ID_LABEL_RE = re.compile(r"^[\s〈《【(\[]*" + _words_pattern(_ID_LABEL_WORDS) + r"\s*(?:[:：#]|$)")
-
-
+_ID_LABEL_RE = re.compile(r"^[\s〈《【(\[]*" + words_pattern(_ID_LABEL_WORDS) + r"\s*(?:[:：#]|$)")
 
 
 _PRICE_LABEL_RE = re.compile(
-    r"^\s*" + _words_pattern(CURRENT_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$"
+    r"^\s*" + words_pattern(CURRENT_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*[\d.,]*\s*$"
 )  # matched against lower-cased text (re.I on big alternations is slow)
 
 
@@ -133,7 +131,7 @@ def _text_signals(leaves: list) -> tuple[bool, int, bool, bool, bool]:
             continue
         low = leaf.lower()
         if not short_cart and len(leaf) < 30:
-            short_cart = bool(_CART_RE.search(low))
+            short_cart = bool(CART_RE.search(low))
         if not short_price and len(leaf) < 24:
             short_price = bool(_SHORT_PRICE_RE.match(leaf))
         if _ID_LABEL_RE.match(low):
@@ -186,7 +184,7 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
             break
         label = el.get("value") if el.tag == "input" else normalize_space(el.text_content()[:200])
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
-        if (label and len(label) < 40 and _CART_RE.search(label.lower())) or _CART_ATTR_RE.search(attrs):
+        if (label and len(label) < 40 and CART_RE.search(label.lower())) or CART_ATTR_RE.search(attrs):
             cart += 1
             break
     for el in body.xpath(".//*[contains(@class, 'price') or contains(@class, 'Price')"

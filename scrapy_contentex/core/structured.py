@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 from lxml import html as lxml_html
+
+if TYPE_CHECKING:
+    from .document import Document
 
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 _CTRL_RE = re.compile(r"[\x00-\x1f]")
@@ -100,7 +103,7 @@ def has_item_scope(html: str) -> bool:
     return any(spelling in html for spelling in _SCOPE_SPELLINGS)
 
 
-def document_objects(doc) -> list[dict]:
+def document_objects(doc: Document) -> list[dict]:
     """JSON-LD objects, then microdata/RDFa items, of a Document, read once per Document.
 
     The kind guess and the product extractor both read them (the pipeline's
