@@ -79,7 +79,6 @@ _ID_TEXT_RE = re.compile(
 )
 # What every _ID_TEXT_RE match starts with (a guard that needs no normalised text).
 _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.I)
-_PRICE_LABELS = CURRENT_PRICE_WORDS
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 # "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
 # and strike it (<s>) only when a sale price stands beside it.
@@ -448,8 +447,9 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
 _PRICE_ONLY_RE = re.compile(r"^\s*[^\d\s]{0,4}\s?\d[\d.,\s]{0,14}\s?[^\d\s]{0,4}\s*$")
 
 
-def _price_after_heading(leaves: list, ctx: PageContext, before: int = 3000, limit: int = 60):
-    """The first text after the page's <h1> that is only a price, and its index.
+def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageContext,
+                         before: int = 3000, limit: int = 60):
+    """The first text after the page's <h1> (``heading``) that is only a price, and its index.
 
     Shop themes that mark nothing ("<h1>Name</h1> ... <h2>$87.11</h2>") still
     print the product's price soon after its name, before any related-product
@@ -457,7 +457,7 @@ def _price_after_heading(leaves: list, ctx: PageContext, before: int = 3000, lim
     index ``before`` (the first marked price) are read: a later one would lose.
     """
     before = min(before, len(leaves), 3000)
-    start = _heading_leaf(leaves, before)
+    start = _heading_leaf(leaves, heading, before) if heading is not None else None
     if start is None:
         return None, -1
     for index in range(start + 1, min(before, start + 1 + limit)):
@@ -479,18 +479,14 @@ def _price_after_heading(leaves: list, ctx: PageContext, before: int = 3000, lim
 _FIRST_TEXT = lxml_etree.XPath("descendant::text()[normalize-space()][1]")
 
 
-def _heading_leaf(leaves: list, before: int) -> int | None:
-    """Index of the first text leaf of the page's first <h1>, if it comes before ``before``.
+def _heading_leaf(leaves: list, heading: HtmlElement, before: int) -> int | None:
+    """Index of the first text leaf of ``heading``, if it comes before ``before``.
 
     The heading's first text is looked up by value (a C-level search of the
     list); the same text elsewhere earlier (a breadcrumb) is skipped by
-    checking that the leaf sits in the <h1>.
+    checking that the leaf sits in the heading.
     """
-    parent = leaves[0].getparent() if leaves else None
-    if parent is None:
-        return None
-    heading = next(body_of(parent.getroottree().getroot()).iter("h1"), None)  # iter stops at the first
-    found = _FIRST_TEXT(heading) if heading is not None else None
+    found = _FIRST_TEXT(heading)
     if not found:
         return None
     text = found[0]
@@ -500,23 +496,12 @@ def _heading_leaf(leaves: list, before: int) -> int | None:
             at = leaves.index(text, at, before)
         except ValueError:
             return None
-        if _in_h1(leaves[at]):
+        owner = leaves[at].getparent()
+        if owner is not None and leaves[at].is_tail:
+            owner = owner.getparent()
+        if _within(owner, ("h1",), 2):
             return at
         at += 1
-
-
-def _in_h1(leaf, levels: int = 2) -> bool:
-    """Whether a text leaf sits in an <h1>, within ``levels`` ancestors of its element."""
-    node = leaf.getparent()
-    if node is not None and leaf.is_tail:
-        node = node.getparent()
-    for _ in range(levels + 1):
-        if node is None or not isinstance(node.tag, str):
-            return False
-        if node.tag == "h1":
-            return True
-        node = node.getparent()
-    return False
 
 
 def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: PageContext):
@@ -534,16 +519,21 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
 _HIDDEN_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])", re.I)
 
 
-def _in_link(el: HtmlElement) -> bool:
-    """The element is a link, an option, or sits in one within two levels."""
-    node: HtmlElement | None = el
-    for _ in range(3):
+def _within(el: HtmlElement | None, tags: tuple[str, ...], levels: int) -> bool:
+    """The element has one of ``tags``, or an ancestor within ``levels`` levels has."""
+    node = el
+    for _ in range(levels + 1):
         if node is None or not isinstance(node.tag, str):
             return False
-        if node.tag in ("a", "option"):
+        if node.tag in tags:
             return True
         node = node.getparent()
     return False
+
+
+def _in_link(el: HtmlElement) -> bool:
+    """The element is a link, an option, or sits in one within two levels."""
+    return _within(el, ("a", "option"), 2)
 
 
 def _hidden(el: HtmlElement) -> bool:
@@ -849,14 +839,13 @@ _BRAND_CLASS_RE = re.compile(r"(?:product|item|pdp)[\w-]*brand|brand[\w-]*(?:nam
                              re.I)
 
 
-def _marked_brand(tree: HtmlElement) -> str | None:
+def _marked_brand(heading: HtmlElement | None) -> str | None:
     """A short text in an element whose class or id names the product's brand.
 
-    Looked for around the page's <h1> only (its grandparent's subtree): shops
-    print the brand beside the name, and walking the whole page cost more
-    than the rest of the brand search.
+    Looked for around the page's first <h1> only (its grandparent's subtree):
+    shops print the brand beside the name, and walking the whole page cost
+    more than the rest of the brand search.
     """
-    heading = next(body_of(tree).iter("h1"), None)
     if heading is None:
         return None
     around = heading.getparent()
@@ -1012,7 +1001,7 @@ def _shown_title_part(title: str, leaves: list) -> str | None:
 
 
 def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
-                 ctx: PageContext) -> None:
+                 ctx: PageContext, heading: HtmlElement | None = None) -> None:
     """Price, currency and regular price from the page when structured data left gaps.
 
     Also sets ``currencyRaw`` to the sign the page shows when structured data
@@ -1028,11 +1017,12 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
         current, current_at = labelled, labelled_at
     if current is None or current_at >= 0:
         # a price printed right after the name, before the marked one (or with none marked)
-        shown, shown_at = _price_after_heading(leaves, ctx, len(leaves) if current is None else current_at)
+        shown, shown_at = _price_after_heading(leaves, heading, ctx,
+                                               len(leaves) if current is None else current_at)
         if shown is not None and (current is None or shown_at < current_at):
             current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
-    current = current or _label_price(props, _PRICE_LABELS, ctx)
+    current = current or _label_price(props, CURRENT_PRICE_WORDS, ctx)
     if not out["price"] and current is not None:
         out["price"], out["currency"], out["currencyRaw"] = (
             current.amount, current.currency, current.currency_raw)
@@ -1142,7 +1132,8 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
             out[key] = value
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
-    _fill_prices(out, leaves, props, ctx)
+    heading = next(body.iter("h1"), None)  # the first <h1>: iter() stops there
+    _fill_prices(out, leaves, props, ctx, heading)
 
     if not out["availability"]:
         out["availability"] = _visible_availability(body, leaves)
@@ -1153,7 +1144,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["name"]:
         out["name"] = _name_from_page(doc, tree, props, meta, leaves)
     if not out["brand"]:
-        out["brand"] = _marked_brand(tree)
+        out["brand"] = _marked_brand(heading)
     if not out["brand"] and out["name"]:
         out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
     if not out["description"]:
