@@ -479,6 +479,24 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
 _FIRST_TEXT = lxml_etree.XPath("descendant::text()[normalize-space()][1]")
 
 
+def _product_heading(body: HtmlElement, tree: HtmlElement, meta: dict[str, str]) -> HtmlElement | None:
+    """The page's <h1> that names the product: the first whose text opens in the title.
+
+    Shops head some pages with a banner <h1> ("COVID-19 policies") before the
+    product's; the title names the product. Without a match, the first <h1>.
+    """
+    title = " ".join(t.lower() for t in (tree.findtext(".//title"), meta.get("og:title")) if t)
+    first = None
+    for count, el in enumerate(body.iter("h1")):
+        if count >= 5:
+            break
+        first = first if first is not None else el
+        text = normalize_space(el.text_content()[:200]).lower()
+        if len(text) >= 3 and text[:12] in title:
+            return el
+    return first
+
+
 def _heading_leaf(leaves: list, heading: HtmlElement, before: int) -> int | None:
     """Index of the first text leaf of ``heading``, if it comes before ``before``.
 
@@ -1132,7 +1150,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
             out[key] = value
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
-    heading = next(body.iter("h1"), None)  # the first <h1>: iter() stops there
+    heading = _product_heading(body, tree, meta)
     _fill_prices(out, leaves, props, ctx, heading)
 
     if not out["availability"]:
