@@ -577,6 +577,6 @@ def test_brand_from_an_element_marked_as_the_products_brand_not_the_logo():
 
 def test_the_products_heading_is_the_h1_the_title_names_not_a_banner():
     html = ('<html><head><title>Trail Runner | Example Shop</title></head><body>'
-            '<h1>Holiday opening hours</h1><p>$5 gift cards</p>'
+            '<h1>Holiday opening hours</h1><p><b>$5</b> off your first order</p>'
             '<div><h1>Trail Runner</h1><h2>$87.11</h2></div></body></html>')
     assert fields(html)["price"] == "87.11"
