@@ -239,3 +239,14 @@ def test_batch_counts_equal_counting_each_link_and_gap_alone():
                 gap = markup_text_distance(html[end : scan.links[i + 1][0]])
                 assert scan.gap_text[i] == scan.gaps[i] == gap
         assert scan.text_units == scan.link_units + scan.lead_text + sum(scan.gap_text)
+
+
+def test_microdata_content_types_count_as_declared_content():
+    from scrapy_contentex.core.pagetype import declared_type
+
+    page = '<html><body><article itemscope itemtype="https://schema.org/BlogPosting"><p>x</p></article></body></html>'
+    assert declared_type(page) == 1
+    # a microdata list in a sidebar does not make the page a list page
+    sidebar = page.replace("</body>", '<ul itemscope itemtype="https://schema.org/ItemList"></ul></body>')
+    assert declared_type(sidebar) == 1
+    assert declared_type("<html><body><p>x</p></body></html>") == 0

@@ -107,12 +107,17 @@ _SUBJECT_MD_RE = re.compile(
 )
 
 
+_MD_TYPE_RE = re.compile(r'itemtype\s*=\s*["\']?https?://schema\.org/(\w+)')
+
+
 def declared_type(html: str) -> int:
     """+1 when the page declares itself an article/product, -1 a site or list page, else 0.
 
     Open Graph first (the tag sites fill for link previews, so it reflects
-    what the page is), then JSON-LD types; a list type wins over article
-    types because list pages embed their articles as items. One exception to
+    what the page is), then JSON-LD types, then microdata content types (its
+    list types are left out: sidebars use them as often as list pages); a
+    JSON-LD list type wins over article types because list pages embed their
+    articles as items. One exception to
     Open Graph: shop and forum systems type every page "website", and a page
     that declares one product, Q&A page, question or discussion (JSON-LD or
     microdata, none of these types twice) is about that subject; a list page
@@ -130,6 +135,9 @@ def declared_type(html: str) -> int:
     types = set(ld_types)
     if types & _LD_INDEX:
         return -1
+    if "itemtype" in html:
+        # microdata content types too; its list types mark sidebars as often as lists
+        types.update(_MD_TYPE_RE.findall(html))
     if types & _LD_CONTENT or _one_subject(html, ld_types):
         return 1
     return 0
