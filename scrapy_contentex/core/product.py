@@ -570,6 +570,12 @@ def _hidden(el: HtmlElement) -> bool:
 
 
 _STOCK_PHRASES = OUT_PHRASES + IN_PHRASES
+# Letters of the scripts other than Latin that the phrases are written in
+# (Greek, Cyrillic, Hebrew, Arabic, Thai, kana, Han, Hangul).
+_NON_LATIN_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f"
+                           "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_ORDERED_PHRASES = tuple(enumerate(_STOCK_PHRASES))
+_LATIN_PHRASES = tuple((order, p) for order, p in _ORDERED_PHRASES if not _NON_LATIN_RE.search(p))
 
 
 def _stock_matches(leaves: list, max_len: int = 80):
@@ -593,7 +599,9 @@ def _stock_matches(leaves: list, max_len: int = 80):
         pos += len(low) + 1
     joined = "\n".join(lowered)
     hits: list[tuple[int, int, str]] = []
-    for order, phrase in enumerate(_STOCK_PHRASES):
+    # a page without a letter of another script holds none of its phrases
+    phrases = _ORDERED_PHRASES if _NON_LATIN_RE.search(joined) else _LATIN_PHRASES
+    for order, phrase in phrases:
         at = joined.find(phrase)
         while at >= 0:
             hits.append((at, order, phrase))
