@@ -2,6 +2,8 @@
 
 import time
 
+import pytest
+
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text import extract_text
 from scrapy_contentex.core.text.combined import Params, extract
@@ -542,34 +544,31 @@ def _posts_page(title: str, bodies: list[str], first_extra: str, cls: str) -> st
             + f"</div><h1>{title}</h1><div class='list'>{posts}</div></body></html>")
 
 
-def test_posts_with_state_classes_are_one_template():
-    # The opening post carries an extra state class ("post op"); it is the
-    # same template as the replies ("post") and must not be left out.
-    bodies = [
-        "What is your favourite colour for a bicycle frame, and does it fade in the sun after "
-        "a few summers outside?",
-        "Dark green for me; it hides the dirt and still looks good after five years of daily rides.",
-        "Plain black, because scratches are easy to touch up with a small pot of paint.",
-        "Bright orange, since drivers see it from far away, which matters more to me than style.",
-    ]
-    page = _posts_page("Favourite frame colour", bodies, " op", "post")
-    doc = Document(page, "https://forum.example/t/9")
-    text = extract(doc)
-    for body in bodies:
-        assert body in text
-    strict = extract(doc, loose_repeat=False, thread_template=False)
-    assert sum(body in strict for body in bodies) < len(bodies)
+STATE_CLASS_THREADS = [
+    (  # the opening post carries an extra state class ("post op")
+        "Favourite frame colour", " op", "post", "https://forum.example/t/9",
+        ["What is your favourite colour for a bicycle frame, and does it fade in the sun after "
+         "a few summers outside?",
+         "Dark green for me; it hides the dirt and still looks good after five years of daily rides.",
+         "Plain black, because scratches are easy to touch up with a small pot of paint.",
+         "Bright orange, since drivers see it from far away, which matters more to me than style."],
+    ),
+    (  # a Chinese thread whose author's replies carry "is-author"
+        "骑车通勤多远", " is-author", "reply-item", "https://bbs.example/t/9",
+        ["大家平时骑车通勤多远？我每天单程十二公里，想知道换一辆公路车能不能省下不少时间。",
+         "我单程八公里，换了公路车以后大概每天能省十分钟，不过要注意路况不好的地方。",
+         "十五公里左右，夏天出汗比较多，公司有淋浴间的话会方便很多，否则还是慎重考虑。",
+         "五公里，骑共享单车就够了，没必要专门买车，停车和防盗反而更麻烦一些。"],
+    ),
+]
 
 
-def test_chinese_replies_with_state_classes_are_one_template():
-    bodies = [
-        "大家平时骑车通勤多远？我每天单程十二公里，想知道换一辆公路车能不能省下不少时间。",
-        "我单程八公里，换了公路车以后大概每天能省十分钟，不过要注意路况不好的地方。",
-        "十五公里左右，夏天出汗比较多，公司有淋浴间的话会方便很多，否则还是慎重考虑。",
-        "五公里，骑共享单车就够了，没必要专门买车，停车和防盗反而更麻烦一些。",
-    ]
-    page = _posts_page("骑车通勤多远", bodies, " is-author", "reply-item")
-    doc = Document(page, "https://bbs.example/t/9")
+@pytest.mark.parametrize(("title", "state", "post_class", "url", "bodies"), STATE_CLASS_THREADS)
+def test_posts_with_state_classes_are_one_template(title, state, post_class, url, bodies):
+    # a post with an extra state class is the same template as the others and
+    # must not be left out
+    page = _posts_page(title, bodies, state, post_class)
+    doc = Document(page, url)
     text = extract(doc)
     for body in bodies:
         assert body in text
