@@ -97,7 +97,7 @@ def _prose_tokens(body: HtmlElement) -> int:
 # Identifier and brand labels ("SKU:", "Marka:", "品牌："): the product extractor's
 # field labels, plus model and specification words and ISBN's spellings.
 _ID_LABEL_WORDS = tuple(word for words in LABEL_FIELDS.values() for word in words) + (
-    "model", "型号", "型號", "规格", "規格", "isbn 10", "isbn 13", "isbn-10", "isbn10", "item no",
+    "model", "型号", "型號", "规格", "規格", "isbn 10", "isbn 13", "isbn-10", "isbn10",
 )
 _ID_LABEL_RE = re.compile(r"^[\s〈《【(\[]*" + words_pattern(_ID_LABEL_WORDS) + r"\s*(?:[:：#]|$)")
 
