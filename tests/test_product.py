@@ -580,3 +580,13 @@ def test_the_products_heading_is_the_h1_the_title_names_not_a_banner():
             '<h1>Holiday opening hours</h1><p><b>$5</b> off your first order</p>'
             '<div><h1>Trail Runner</h1><h2>$87.11</h2></div></body></html>')
     assert fields(html)["price"] == "87.11"
+
+
+def test_a_crafted_url_costs_no_more_than_an_ordinary_one(best_of_three):
+    """Every id-like token of the URL is looked for in the page's short texts: a
+    URL of thousands of tokens must not multiply that work."""
+    texts = "".join(f"<li>Item text {i}</li>" for i in range(2000))
+    html = f"<html><body><h1>Lamp</h1><span class='price'>€12.00</span><ul>{texts}</ul></body></html>"
+    crafted = "https://shop.example.com/p/" + "/".join(f"item{i:05d}x" for i in range(3000))
+    ordinary = best_of_three(lambda: fields(html, "https://shop.example.com/p/item00001x"))
+    assert best_of_three(lambda: fields(html, crafted)) < 10 * ordinary

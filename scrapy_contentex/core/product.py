@@ -715,6 +715,9 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
 
 _WORD_SPLIT_RE = re.compile(r"[\s:：,;|#〈〉()（）]+")
 _URL_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{4,30}[A-Za-z0-9]")
+# Each candidate is looked for in every short text: a crafted URL of thousands
+# of tokens would cost tokens x texts. Real product URLs hold a handful.
+_MAX_URL_TOKENS = 16
 
 
 def _sku_from_url(url: str | None, leaves: list) -> str | None:
@@ -730,7 +733,7 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
     parts = urlsplit(url)
     tokens = _URL_TOKEN_RE.findall(parts.path + " " + parts.query)
     candidates = [t for t in tokens if sum(ch.isdigit() for ch in t) >= 4 and not t.isalpha()
-                  and not (t.isdigit() and len(t) <= 4)]
+                  and not (t.isdigit() and len(t) <= 4)][-_MAX_URL_TOKENS:]
     if not candidates:
         return None
     shown: set[str] = set()

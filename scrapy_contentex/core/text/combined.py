@@ -116,7 +116,7 @@ _DATE_RE = re.compile(
     # Relative times of post headers ("alice - 2 years ago | reply", "3天前")
     # and of the gaps some threads print between posts ("9 天 后", "2 years later").
     r"\b\d+\s*(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|yrs?)\s+(ago|later)\b|"
-    r"\d+\s*(秒|分钟|小时|天|周|个月|年)\s*[前后])",
+    r"(?<!\d)\d+\s*(秒|分钟|小时|天|周|个月|年)\s*[前后])",
     re.I,
 )
 # Words that surround a timestamp or byline and carry no content.
