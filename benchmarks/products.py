@@ -279,6 +279,7 @@ def breakdown(pages: list[tuple[dict, str]], passes: int = 3) -> None:
         "ours: parse + text leaves": lambda h, u: text_leaves(_body(parse_html(h))),
         "ours: whole": ours,
     }
+    steps.update(_lexbor_steps())
     best = dict.fromkeys(steps, float("inf"))
     for _ in range(passes):
         spent = dict.fromkeys(steps, 0.0)
@@ -292,6 +293,32 @@ def breakdown(pages: list[tuple[dict, str]], passes: int = 3) -> None:
     rows = [[name, 1000 * best[name] / n, best[name] / best["baseline: whole"]] for name in steps]
     print_table(["step", "ms/page (CPU)", "x baseline"], rows,
                 title=f"where the time goes, best of {passes} passes over {len(pages)} pages")
+
+
+def _lexbor_steps() -> dict:
+    """The floor on a faster parser (lexbor, through selectolax), when installed.
+
+    Not used by the extractor: these rows show what a port to that parser
+    could save. The leaves are what ours collects (each non-blank text with
+    the element holding it, code excluded).
+    """
+    try:
+        from selectolax.lexbor import LexborHTMLParser
+    except ImportError:
+        print("(selectolax not installed: no lexbor rows; pip install selectolax)")
+        return {}
+    from scrapy_contentex.core.records import _NO_TEXT_TAGS
+
+    def leaves(html: str) -> list:
+        body = LexborHTMLParser(html).body
+        if body is None:
+            return []
+        return [(node.text_content, node.parent) for node in body.traverse(include_text=True)
+                if node.tag == "-text" and node.text_content and not node.text_content.isspace()
+                and node.parent.tag not in _NO_TEXT_TAGS]
+
+    return {"lexbor: parse only": lambda h, u: LexborHTMLParser(h),
+            "lexbor: parse + text leaves": lambda h, u: leaves(h)}
 
 
 def _body(tree):
