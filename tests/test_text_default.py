@@ -701,3 +701,24 @@ def test_a_line_of_digits_costs_no_more_than_a_line_of_words(best_of_three):
     digits, words = page("7" * size), page(("word " * size)[:size])
     ordinary = best_of_three(lambda: extract(words))
     assert best_of_three(lambda: extract(digits)) < 10 * ordinary
+
+
+def test_step_list_whose_image_links_hide_a_caption_blob_is_the_text():
+    """How-to pages wrap each step's image in a link that also holds a hidden
+    caption blob (JSON for a lightbox): unseen, it must not count as link text
+    and sink the steps below a smaller question-and-answer box beside them."""
+    def blob(i: int) -> str:
+        return (f'{{"smallUrl":"/images/step-{i}.jpg","bigUrl":"/images/big/step-{i}.jpg",'
+                '"licensing":"All rights reserved by the publisher of this image and its owners"} ') * 6
+
+    steps = "".join(
+        f'<li><a class="image" href="/images/step-{i}.jpg"><img src="/s{i}.jpg" alt="">'
+        f'<div style="display:none"><span>{blob(i)}</span></div></a>'
+        f'<div class="step"><b>Step {i}.</b> {PARAGRAPHS[i % 6]}</div></li>'
+        for i in range(1, 6))
+    answers = "".join(f"<li><p>{PARAGRAPHS[i]} {PARAGRAPHS[i + 1]}</p></li>" for i in (0, 2))
+    html = (f"<html><body><h1>How to Repaint a Door</h1><ol class='steps'>{steps}</ol>"
+            f"<div class='qa'><h2>Questions</h2><ul>{answers}</ul></div></body></html>")
+    text = extract(Document(html))
+    assert "Step 1." in text and "Step 5." in text
+    assert "smallUrl" not in text

@@ -12,10 +12,14 @@ gets a signed weight that combines the seeds' signals:
 * a fixed cost per block, so that many tiny blocks (menus, footers, bylines)
   sum to a negative weight (seed 003's "tags" term),
 * boilerplate class/id vocabulary (nav, footer, share, related, sidebar...)
-  and hidden markup, as *soft* evidence: it flips the sign of the block,
-  unless the hinted element (or a template group of hinted siblings) holds
-  most of the prose of the page (a wrapper named "content-with-sidebar" must
-  not kill the article, nor "comment-item" the replies of a thread).
+  as *soft* evidence: it flips the sign of the block, unless the hinted
+  element (or a template group of hinted siblings) holds most of the prose
+  of the page (a wrapper named "content-with-sidebar" must not kill the
+  article, nor "comment-item" the replies of a thread),
+* hidden markup (display:none, hidden, aria-hidden), under the same veto:
+  its text is not seen, so it weighs nothing either way; only the block
+  cost remains (a step list whose every image link hides a caption blob
+  must not sink below a smaller section beside it).
 
 The main region is the element whose subtree has the largest weight sum, or
 the best run of its children (Kadane) when a long list of links sits beside
@@ -101,8 +105,8 @@ THREAD_WORDS = frozenset(
 # The same without "post"/"message": blogs name an article "post" too, so
 # these alone say a lone block is one post of a discussion.
 DISCUSSION_WORDS = THREAD_WORDS - {"post", "posts", "postcontent", "message", "messages"}
-# Hidden by markup (style, hidden, aria-hidden): a boilerplate hint, so that
-# an article hidden until a script reveals it survives through the veto.
+# Hidden by markup (style, hidden, aria-hidden): hinted rather than dead, so
+# that an article hidden until a script reveals it survives through the veto.
 _HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -241,6 +245,7 @@ class PageBlocks:
         dead = [False] * size
         in_link = [False] * size
         neg_self = [False] * size
+        hidden_self = [False] * size
         pos = [False] * size
         tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
@@ -310,7 +315,7 @@ class PageBlocks:
                         style = get("style")
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
-                            neg_self[i] = True
+                            neg_self[i] = hidden_self[i] = True
                 text = el.text
                 if text and not text.isspace():
                     k = len(words_of(text) if text.isascii() else tokens_of(text))
@@ -331,7 +336,7 @@ class PageBlocks:
                 if in_link[p]:
                     link[o] += k
                 punct[o] += len(puncts_of(tail))
-        for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, pos, tok, link, punct):
+        for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, tok, link, punct):
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
@@ -341,6 +346,7 @@ class PageBlocks:
                 pos[i] = True
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
+        self.hidden_self = hidden_self
         self.pos = pos
 
     # -- pass 2: weights, hints, subtree sums ----------------------------------
@@ -385,14 +391,24 @@ class PageBlocks:
             pre = [0, *accumulate(values)]
             return [pre[e] - pre[i] for i, e in enumerate(end)]
 
-        # Subtree sums of positive weight ("prose mass"), tokens and link tokens.
+        # Subtree sums of positive weight ("prose mass"), with hidden text:
+        # the veto must see an article hidden until a script reveals it.
         mass = subtree_sums([w if w > 0 else 0.0 for w in base])
-        tot = subtree_sums(tok)
-        lnk = subtree_sums(link)
         page_mass = mass[0] if n else 0.0
         neg = self._hint_flags(mass, page_mass)
         hint = prm.hint_factor
         weight = [(w * hint if (w > 0 and neg[i]) else w) for i, w in enumerate(base)]
+        unseen = self._unseen(neg)
+        if unseen is None:
+            tot, lnk = subtree_sums(tok), subtree_sums(link)
+        else:
+            # Hidden and not vetoed: its text neither adds nor costs, nor
+            # counts as link text (a hidden caption blob in an image link
+            # would weigh as a menu); only each block's markup costs.
+            for i in compress(range(n), unseen):
+                weight[i] = -block_cost if tok[i] else 0.0
+            tot = subtree_sums([0 if u else t for t, u in zip(tok, unseen, strict=True)])
+            lnk = subtree_sums([0 if u else k for k, u in zip(link, unseen, strict=True)])
         score = subtree_sums(weight)
         self.base, self.weight, self.score = base, weight, score
         self.mass, self.total_tokens, self.total_links, self.neg = mass, tot, lnk, neg
@@ -439,6 +455,17 @@ class PageBlocks:
                 e = end[i]
                 neg[i:e] = [True] * (e - i)
         return neg
+
+    def _unseen(self, neg: list[bool]) -> list[bool] | None:
+        """Elements inside a hidden subtree that the hint veto did not keep (None: none)."""
+        hidden = [i for i in compress(range(len(neg)), self.hidden_self) if neg[i]]
+        if not hidden:
+            return None
+        unseen = [False] * len(neg)
+        for i in hidden:
+            e = self.end[i]
+            unseen[i:e] = [True] * (e - i)
+        return unseen
 
     # -- choice ---------------------------------------------------------------
     def best(self) -> int:
