@@ -10,15 +10,18 @@ extractor reads right. These pages are ours (no dataset content), so the
 script runs anywhere, and it says nothing about real pages' layouts: the
 dataset benchmarks do that. The platform rows put the default product
 markup of seven shop systems (as their themes print it) between a menu,
-related-product tiles and a footer.
+related-product tiles and a footer; the CJK rows do the same with the
+product blocks of Chinese, Japanese and Korean shops.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from decimal import Decimal
 
 from benchmarks.common import print_table
+from benchmarks.products import _decimal
 from scrapy_contentex import extract_product
 
 URL = "https://shop.example.com/p/1"
@@ -221,6 +224,62 @@ PLATFORM_FACTS = {
     "shopify": {}, "bigcommerce": {"sku": "TR-100", "brand": "Fleet"}, "shopware": {"sku": "TR-100"},
 }
 
+# The product block of CJK shops as their pages print it (written from common
+# public markup, no page copied): label:value lists, prices split from their
+# sign, a normal price followed by a promotion price, tags in the <title>.
+# (language, <title>, block, facts); the JD-style page shows two names (the
+# heading and "商品名称："), so its name is not checked.
+CJK_BLOCKS = {
+ "jd (zh-CN)": ("zh-CN", "华为 MatePad 11 平板电脑 - 商城",
+   '<div class="product-intro"><div class="sku-name">华为 MatePad 11 平板电脑</div>'
+   '<div class="summary-price"><span class="p-price"><span>￥</span><span class="price">1999.00</span></span></div>'
+   '<div class="summary-stock"><div class="store-prompt"><strong>有货</strong></div></div>'
+   '<a id="InitCartUrl" class="btn-special1 btn-lg" href="/cart/add">加入购物车</a></div>'
+   '<div class="p-parameter"><ul class="parameter2"><li>商品名称：华为MatePad 11</li><li>商品编号：100012345678</li>'
+   '<li>商品毛重：1.0kg</li><li>商品产地：中国大陆</li></ul></div>'
+   '<div class="Ptable"><div class="Ptable-item"><h3>主体</h3><dl><dt>品牌</dt><dd>华为</dd><dt>型号</dt><dd>DBY-W09</dd>'
+   '<dt>颜色</dt><dd>深空灰</dd></dl></div></div>',
+   {"price": "1999.00", "currency": "CNY", "availability": "InStock", "sku": "100012345678", "brand": "华为"}),
+ "tmall (zh-CN)": ("zh-CN", "小米手环8 NFC版 智能运动手环-tmall.com天猫",
+   '<div class="tb-detail-hd"><h1>小米手环8 NFC版 智能运动手环</h1></div>'
+   '<dl class="tm-price-panel"><dt class="tb-metatit">价格</dt><dd><em class="tm-yen">¥</em><span class="tm-price">299.00</span></dd></dl>'
+   '<dl class="tm-promo-panel"><dt class="tb-metatit">促销价</dt><dd><em class="tm-yen">¥</em><span class="tm-price">249.00</span></dd></dl>'
+   '<dl class="tb-amount"><dt class="tb-metatit">数量</dt><dd><em id="J_EmStock">库存1234件</em></dd></dl>'
+   '<a id="J_LinkBasket" href="#">加入购物车</a>'
+   '<ul id="J_AttrUL"><li title="小米">品牌:&nbsp;小米</li><li title="M2239B1">型号:&nbsp;M2239B1</li><li>颜色分类:&nbsp;黑色</li></ul>',
+   {"name": "小米手环8 NFC版 智能运动手环", "price": "249.00", "currency": "CNY", "availability": "InStock", "brand": "小米"}),
+ "shop (zh-CN)": ("zh-CN", "纯棉T恤 男款 - 棉田官方店",
+   '<h1>纯棉T恤 男款</h1><p class="price-line">售价：<strong>¥89.00</strong> <del>原价：¥129.00</del></p>'
+   '<p>货号：TS-2024-01</p><p>库存：有货</p><a class="buy-now" href="/buy">立即购买</a>'
+   '<table class="attrs"><tr><td>品牌：</td><td>棉田</td></tr><tr><td>面料：</td><td>100%棉</td></tr><tr><td>尺码：</td><td>M L XL</td></tr></table>',
+   {"name": "纯棉T恤 男款", "price": "89.00", "currency": "CNY", "availability": "InStock", "sku": "TS-2024-01", "brand": "棉田"}),
+ "shopline (zh-TW)": ("zh-TW", "保溫杯 500ml | 生活選物",
+   '<h1 class="Product-title">保溫杯 500ml</h1><div class="price-regular price">NT$890</div>'
+   '<div class="price-sale price">NT$690</div><div class="quantity-info">有現貨</div>'
+   '<button class="btn-add-to-cart">加入購物車</button>'
+   '<table class="spec"><tr><td>品牌</td><td>象印</td></tr><tr><td>容量</td><td>500ml</td></tr><tr><td>材質</td><td>不鏽鋼</td></tr></table>',
+   {"name": "保溫杯 500ml", "price": "690", "currency": "TWD", "availability": "InStock", "brand": "象印"}),
+ "rakuten (ja)": ("ja", "【送料無料】ランニングシューズ トレイルランナー : フリート公式ショップ",
+   '<span class="item_name"><b>ランニングシューズ トレイルランナー</b></span>'
+   '<span class="price2">8,800円</span><span class="tax">(税込)</span>'
+   '<span class="item_number">商品番号：tr-100</span><p class="stock">在庫あり</p>'
+   '<button class="cart-button">買い物かごに入れる</button>'
+   '<table class="spec"><tr><th>ブランド</th><td>フリート</td></tr><tr><th>素材</th><td>メッシュ</td></tr>'
+   '<tr><th>JANコード</th><td>4901234567894</td></tr></table>',
+   {"name": "ランニングシューズ トレイルランナー", "price": "8800", "currency": "JPY", "availability": "InStock", "sku": "tr-100", "brand": "フリート", "gtin": "4901234567894"}),
+ "coupang (ko)": ("ko", "트레일 러너 운동화 - 쿠팡!",
+   '<h2 class="prod-buy-header__title">트레일 러너 운동화</h2>'
+   '<div class="prod-price"><span class="total-price"><strong>89,000<span class="price-unit">원</span></strong></span></div>'
+   '<table class="prod-attr"><tr><th>브랜드</th><td>플릿</td></tr><tr><th>상품번호</th><td>12345678</td></tr>'
+   '<tr><th>바코드</th><td>8801234567893</td></tr></table>'
+   '<button class="prod-cart-btn">장바구니 담기</button><button class="prod-buy-btn">바로구매</button>',
+   {"name": "트레일 러너 운동화", "price": "89000", "currency": "KRW", "availability": "InStock", "sku": "12345678", "brand": "플릿", "gtin": "8801234567893"}),
+ "soldout (zh-CN)": ("zh-CN", "复古台灯 - 家居馆",
+   '<h1>复古台灯</h1><div class="price">¥ 159.00</div><div class="stock">已售罄</div>'
+   '<button class="btn disabled">到货通知</button><table><tr><td>品牌</td><td>光年</td></tr><tr><td>功率</td><td>9W</td></tr></table>',
+   {"name": "复古台灯", "price": "159.00", "currency": "CNY", "availability": "OutOfStock", "brand": "光年"}),
+}
+
 
 def _page(lang: str, body: str) -> str:
     return (f'<html lang="{lang}"><head><title>Widget</title></head><body>'
@@ -237,6 +296,8 @@ def _table(label: str, value: str) -> str:
 def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
     """Check name -> [(case label, check)]; a check runs the extractor on one page."""
     def field_is(html: str, field: str, want) -> Callable[[], bool]:
+        if field == "price":  # equal as decimals, as the datasets' metric says ("89" == "89.00")
+            return lambda: _decimal(extract_product(html, URL).price) == Decimal(want)
         return lambda: getattr(extract_product(html, URL), field) == want
 
     def kind_is_product(label: str) -> Callable[[], bool]:
@@ -277,8 +338,17 @@ def cases() -> dict[str, list[tuple[str, Callable[[], bool]]]]:
             out += [(f"{system} {key}", field_is(html, key, value)) for key, value in facts.items()]
         return out
 
+    def cjk_cases() -> list[tuple[str, Callable[[], bool]]]:
+        out = []
+        for shop, (lang, title, block, facts) in CJK_BLOCKS.items():
+            html = (f'<html lang="{lang}"><head><title>{title}</title></head><body>{_PLATFORM_NAV}'
+                    f"<main>{block}</main>{_PLATFORM_TILES}{_PLATFORM_FOOT}</body></html>")
+            out += [(f"{shop} {key}", field_is(html, key, value)) for key, value in facts.items()]
+        return out
+
     return {
         "shop-system templates": platform_cases(),
+        "CJK shop templates": cjk_cases(),
         "kind guess: shop and news pages": [
             (f"{lang} shop", kind_is(shop_page(lang, cart, stock, price, names), "product"))
             for lang, cart, stock, price, names, _ in KIND_PAGES

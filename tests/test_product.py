@@ -590,3 +590,36 @@ def test_a_crafted_url_costs_no_more_than_an_ordinary_one(best_of_three):
     crafted = "https://shop.example.com/p/" + "/".join(f"item{i:05d}x" for i in range(3000))
     ordinary = best_of_three(lambda: fields(html, "https://shop.example.com/p/item00001x"))
     assert best_of_three(lambda: fields(html, crafted)) < 10 * ordinary
+
+
+def test_a_cheaper_price_marked_as_reduced_after_the_normal_one_is_current():
+    # the promotion price announced by its label after the plain one (Chinese shop panels)
+    html = """<html lang="zh-CN"><body><h1>运动手环</h1>
+    <dl><dt>价格</dt><dd><em>¥</em><span class="tm-price">299.00</span></dd></dl>
+    <dl><dt>促销价</dt><dd><em>¥</em><span class="tm-price">249.00</span></dd></dl></body></html>"""
+    out = fields(html)
+    assert (out["price"], out["regularPrice"], out["currency"]) == ("249", "299", "CNY")
+    # the reduced price named by its class after the normal one
+    html = """<html lang="en"><body><h1>Bottle</h1><div class="price-regular price">$890</div>
+    <div class="price-sale price">$690</div></body></html>"""
+    out = fields(html)
+    assert (out["price"], out["regularPrice"]) == ("690", "890")
+
+
+def test_a_price_marked_as_reduced_does_not_replace_a_cheaper_or_distant_one():
+    # a dearer "sale" price is another product's, not a reduction
+    html = """<html><body><h1>Bottle</h1><span class="price">$19.00</span>
+    <span class="sale-price">$25.00</span></body></html>"""
+    assert fields(html)["price"] == "19"
+    # a sale tile far below the product's own price is a related product's
+    tiles = "".join(f"<p>Line {i} of the description.</p>" for i in range(20))
+    html = f"""<html><body><h1>Bottle</h1><span class="price">$19.00</span>{tiles}
+    <span class="sale-price">$9.00</span></body></html>"""
+    assert fields(html)["price"] == "19"
+
+
+def test_tags_in_brackets_around_the_title_name_are_not_the_name():
+    html = """<html lang="ja"><head><title>【送料無料】ランニングシューズ : フリート公式ショップ</title></head>
+    <body><span class="item_name"><b>ランニングシューズ</b></span><span class="price2">8,800円</span>
+    </body></html>"""
+    assert fields(html)["name"] == "ランニングシューズ"

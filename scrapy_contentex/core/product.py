@@ -51,6 +51,7 @@ from .shop_words import (
     OUT_PHRASES,
     OUT_STOCK_SCHEMA,
     REGULAR_PRICE_WORDS,
+    SALE_PRICE_WORDS,
     words_pattern,
 )
 from .structured import (
@@ -87,6 +88,11 @@ _NOT_CURRENT_CLASS_RE = re.compile(r"old|was|list|strike|before|orig|compare|rrp
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + words_pattern(REGULAR_PRICE_WORDS) + r"\b")
 _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
+# A price element (or the panel around it) named as the reduced price.
+_SALE_CLASS_RE = re.compile(r"sale|special|promo|reduced|price-?now|now-?price", re.I)
+_SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
+# How far (in text leaves) a reduced price may follow the normal one it replaces.
+_SALE_WINDOW = 12
 _AMOUNT_RE = re.compile(r"\d")
 # "by Jane Doe", "By: Jane Doe", "By (author) Jane Doe", "作者：刘慈欣"
 _BYLINE_HEAD = (r"(?:(?:by|von|par|por|di|door|av)\b|作者)\s*[:：]?\s*"
@@ -327,18 +333,22 @@ def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
     return parsed
 
 
-def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
+def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]:
     """Current and regular price from elements marked as prices, in document order.
 
     An element counts when its class/id/itemprop says "price" (in several
     languages) and its short text parses to an amount; struck-through or
     "old/was/list" ones give the regular price. The first current one wins:
-    the product's own price comes before related products' prices. Starting
-    from the short text leaves with digits keeps this a cheap scan.
+    the product's own price comes before related products' prices; unless a
+    cheaper one marked as reduced follows it closely, which makes the first
+    the regular price. Starting from the short text leaves with digits keeps
+    this a cheap scan. Returns (current, regular, index of the current, index
+    where the product's current price block starts).
     """
     current = None
+    current_el = None
     regular = None
-    current_at = -1
+    current_at = first_at = -1
     seen: set = set()
     marked: dict = {}
     for index, leaf in enumerate(leaves):
@@ -369,10 +379,39 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int]:
         if old:
             regular = regular or parsed
         elif current is None:
-            current, current_at = parsed, index
+            current, current_at, first_at = parsed, index, index
+        elif (regular is None and index - current_at <= _SALE_WINDOW and _cheaper(parsed, current)
+              and _sale_marked(el, leaves, index) and not _sale_marked(current_el, leaves, current_at)):
+            # "Price ¥299" then "促销价 ¥249": the first was the normal price
+            regular, current, current_at = current, parsed, index
+        if current_at == index:
+            current_el = el
         if current is not None and regular is not None or len(seen) > 60:
             break
-    return current, regular, current_at
+    return current, regular, current_at, first_at
+
+
+def _cheaper(price, than) -> bool:
+    """A lower amount in the same currency (or one of them without a currency)."""
+    if price.currency and than.currency and price.currency != than.currency:
+        return False
+    try:
+        return float(price.amount) < float(than.amount)
+    except (TypeError, ValueError):
+        return False
+
+
+def _sale_marked(el: HtmlElement, leaves: list, index: int) -> bool:
+    """The price element or the two around it named as a reduced price, or a label
+    word for one right before its text ("促销价", "Sale price:")."""
+    node: HtmlElement | None = el
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str) or node.tag == "body":
+            break
+        if _SALE_CLASS_RE.search(_class_id(node)):
+            return True
+        node = node.getparent()
+    return any(_SALE_LABEL_RE.match(leaves[k].strip().lower()) for k in range(max(index - 2, 0), index))
 
 
 _REGULAR_LABEL_RE = re.compile(words_pattern(REGULAR_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
@@ -1006,6 +1045,8 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
 
 
 _TITLE_PART_SPLIT_RE = re.compile(r"\s+[|\-–—»/]\s+|[:：|｜]\s*")
+# Tags CJK shops put around a title's name: "【送料無料】Name", "Name【公式】".
+_TITLE_TAG_RE = re.compile(r"^(?:\s*【[^【】]{1,20}】)+|(?:【[^【】]{1,20}】\s*)+$")
 
 
 def _shown_title_part(title: str, leaves: list) -> str | None:
@@ -1013,9 +1054,11 @@ def _shown_title_part(title: str, leaves: list) -> str | None:
 
     Old-style shop pages set the name in bold or a font tag, no heading; the
     site's part of the title is usually not a text of the page. Two or more
-    parts shown: undecided (None).
+    parts shown: undecided (None). Bracketed tags at a part's ends
+    ("【送料無料】") are not the name's.
     """
-    parts = [p.strip() for p in _TITLE_PART_SPLIT_RE.split(title) if p and p.strip()]
+    parts = [_TITLE_TAG_RE.sub("", p).strip() for p in _TITLE_PART_SPLIT_RE.split(title) if p and p.strip()]
+    parts = [p for p in parts if p]
     if len(parts) < 2:
         return None
     wanted = {p.lower(): p for p in parts if token_count(p) > 0}
@@ -1036,19 +1079,20 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
     Also sets ``currencyRaw`` to the sign the page shows when structured data
     only gave an ISO code.
     """
-    current, regular, current_at = _visible_prices(leaves, ctx)
+    current, regular, current_at, first_at = _visible_prices(leaves, ctx)
     # With both prices marked on the page, a label-announced price only matters
-    # when it comes first: the labels after the marked price are not read.
-    limit = min(current_at, 3000) if current is not None and regular is not None else 3000
+    # when it comes first: the labels after the marked prices are not read.
+    limit = min(first_at, 3000) if current is not None and regular is not None else 3000
     labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit)
     # The product's own price comes first on the page: the earlier source wins.
-    if labelled is not None and (current is None or labelled_at < current_at):
+    if labelled is not None and (current is None or labelled_at < first_at):
         current, current_at = labelled, labelled_at
+        first_at = labelled_at
     if current is None or current_at >= 0:
         # a price printed right after the name, before the marked one (or with none marked)
         shown, shown_at = _price_after_heading(leaves, heading, ctx,
-                                               len(leaves) if current is None else current_at)
-        if shown is not None and (current is None or shown_at < current_at):
+                                               len(leaves) if current is None else first_at)
+        if shown is not None and (current is None or shown_at < first_at):
             current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
     current = current or _label_price(props, CURRENT_PRICE_WORDS, ctx)

@@ -135,6 +135,19 @@ REGULAR_PRICE_WORDS = (
     "建議售價", "建议售价", "原價", "原价", "市場價", "市场价", "定價", "定价", "參考價", "参考价",
     "專櫃價", "专柜价", "정가",
 )
+# Words that mark a reduced price shown beside the normal one ("Price ¥299 /
+# 促销价 ¥249", "Regular $890 / Sale $690"): then the reduced one is current.
+SALE_PRICE_WORDS = (
+    "sale", "sale price", "special price", "offer price", "promo price", "deal price", "now",
+    "sonderpreis", "aktionspreis", "angebotspreis", "prix promo", "prix soldé", "precio oferta",
+    "precio rebajado", "oferta", "prezzo scontato", "prezzo promozionale", "promocja", "akce",
+    "акционная цена", "цена со скидкой", "indirimli fiyat", "giá khuyến mãi", "harga promo",
+    "促銷價", "促销价", "特價", "特价", "優惠價", "优惠价", "活動價", "活动价", "折後價", "折后价",
+    "到手價", "到手价", "秒殺價", "秒杀价", "團購價", "团购价", "セール価格", "特別価格", "割引価格",
+    "特価", "할인가", "세일가", "특가",
+)
+
+
 def words_pattern(words: tuple[str, ...]) -> str:
     """An alternation of literal words, longest first (a regex tries them in order)."""
     return "(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
