@@ -155,3 +155,19 @@ def test_document_objects_are_read_once_and_hold_both_syntaxes():
     assert [sorted(o["@type"]) if isinstance(o["@type"], list) else o["@type"] for o in objects] == [
         "Product", ["Offer"]]
     assert document_objects(doc) is objects
+
+
+def test_json_ld_nested_deeper_than_the_decoder_goes_is_skipped_not_a_crash():
+    """Python's JSON decoder recurses: 5,000 levels of nesting raised RecursionError
+    out of both extractors. The block is ignored; the page is still read."""
+    from scrapy_contentex import extract_article, extract_product
+
+    deep = '{"a":' * 5000 + "1" + "}" * 5000
+    html = (f'<html><head><title>Lamp</title><script type="application/ld+json">{deep}</script>'
+            '<script type="application/ld+json">{"@type": "Product", "name": "Lamp"}</script></head>'
+            '<body><h1>Lamp</h1><span class="price">€12.00</span><p>A small desk lamp with a warm light, '
+            'made of brass and glass, for reading at night.</p></body></html>')
+    assert [o["name"] for o in json_ld_objects(parse_html(html))] == ["Lamp"]
+    item = extract_product(html)
+    assert (item.name, item.price) == ("Lamp", "12")
+    assert "desk lamp" in extract_article(html).articleBody

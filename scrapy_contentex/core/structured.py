@@ -44,6 +44,10 @@ def _loads_tolerant(raw: str) -> Any:
             return attempt(text)
         except ValueError:
             continue
+        except RecursionError:
+            # nested deeper than the JSON decoder's recursion goes: hostile
+            # or generated junk, not data a page means anyone to read
+            return None
     return _loads_concatenated(_CTRL_RE.sub(" ", text))
 
 
@@ -59,7 +63,7 @@ def _loads_concatenated(text: str) -> list[Any] | None:
             break
         try:
             value, pos = decoder.raw_decode(text, pos)
-        except ValueError:
+        except (ValueError, RecursionError):
             break
         values.append(value)
     return values or None
