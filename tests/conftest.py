@@ -18,24 +18,6 @@ from scrapy_contentex.middlewares import ContentexSpiderMiddleware
 from scrapy_contentex.pipelines import ContentexPipeline
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def best_of_three() -> Callable[[Callable[[], Any]], float]:
-    """Time a call as the fastest of three runs: other processes only ever add time.
-
-    Tests compare two such times taken in the same run (a ratio), never one
-    time against a number of seconds.
-    """
-    def timed(func: Callable[[], Any]) -> float:
-        times = []
-        for _ in range(3):
-            started = time.perf_counter()
-            func()
-            times.append(time.perf_counter() - started)
-        return min(times)
-
-    return timed
 DEMO_SITES = ROOT / "example_project" / "demo_sites"
 
 ARTICLE_EN = """<!DOCTYPE html>
@@ -133,6 +115,24 @@ def fake_classifier(label: str):
     def classify_page(doc, url=None, **params):
         return PageType(url=url, pageType=label, score=0.5 if label == "content" else 0.9)
     return classify_page
+
+
+@pytest.fixture
+def best_of_three() -> Callable[[Callable[[], Any]], float]:
+    """Time a call as the fastest of three runs: other processes only ever add time.
+
+    Tests compare two such times taken in the same run (a ratio), never one
+    time against a number of seconds.
+    """
+    def timed(func: Callable[[], Any]) -> float:
+        times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            func()
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    return timed
 
 
 @pytest.fixture
