@@ -81,7 +81,8 @@ def make_site(articles: int = 300, per_section: int = 20) -> tuple[dict[str, byt
     for s in range(sections):
         members = list(range(s * per_section, min(articles, (s + 1) * per_section)))
         pages[section_path(s)] = section_page(s, members, sections).encode()
-    pages["/"] = section_page(-1, [], sections).encode()
+    latest = list(range(0, articles, max(1, articles // 20)))[:20]
+    pages["/"] = section_page(-1, latest, sections).encode()
     content = set()
     for i in range(articles):
         pages[article_path(i)] = article_page(i, articles, sections).encode()
@@ -94,6 +95,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - http.server naming
         site = self.site
+        if site.hold_after is not None and len(site.served) >= site.hold_after:
+            site.gate.wait(timeout=60)
         time.sleep(site.delay)
         body = site.pages.get(self.path.split("?")[0])
         with site.lock:
@@ -113,11 +116,16 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class SlowSite:
-    """The pages on 127.0.0.1 (free port), each response after ``delay`` seconds."""
+    """The pages on 127.0.0.1 (free port), each response after ``delay`` seconds.
 
-    def __init__(self, pages: dict[str, bytes], delay: float) -> None:
+    With ``hold_after=N``, responses after the N-th wait until ``gate`` is set.
+    """
+
+    def __init__(self, pages: dict[str, bytes], delay: float, hold_after: int | None = None):
         self.pages = pages
         self.delay = delay
+        self.hold_after = hold_after
+        self.gate = threading.Event()
         self.served: list[tuple[str, float]] = []
         self.lock = threading.Lock()
         handler = type("Handler", (_Handler,), {"site": self})
@@ -131,6 +139,7 @@ class SlowSite:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(timeout=5)
@@ -145,9 +154,13 @@ class SlowSite:
 
 def start_worker(redis_url: str, start_url: str, name: str, log: Path,
                  settings: dict[str, Any] | None = None) -> subprocess.Popen:
-    """One worker process (tests/distributed_worker.py); its log goes to ``log``."""
+    """One worker process (tests/distributed_worker.py).
+
+    Its output goes to ``log``, the warnings raised during its crawl to
+    ``log`` + ``.warnings.json`` (written when it ends normally).
+    """
     cmd = [sys.executable, str(WORKER), "--redis-url", redis_url, "--start-url", start_url,
-           "--name", name]
+           "--name", name, "--record-warnings", f"{log}.warnings.json"]
     for key, value in (settings or {}).items():
         cmd += ["-s", f"{key}={value}"]
     out = open(log, "wb")  # noqa: SIM115 - closed by the OS when the process ends

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,6 +32,8 @@ def main() -> int:
     parser.add_argument("--start-url", required=True)
     parser.add_argument("--name", default="site")
     parser.add_argument("-s", dest="settings", action="append", default=[])
+    parser.add_argument("--record-warnings", default=None, metavar="FILE",
+                        help="write every warning raised during the crawl to FILE (JSON)")
     args = parser.parse_args()
     settings = {
         "ADDONS": {"scrapy_contentex.Addon": 500, "scrapy_contentex.distributed.Addon": 600},
@@ -48,13 +51,20 @@ def main() -> int:
     spider = type("SiteSpider", (SiteSpider,), {"name": args.name,
                                                 "start_urls": [args.start_url]})
     process = CrawlerProcess(settings)
-    crawler = process.create_crawler(spider)
-    process.crawl(crawler)
-    process.start()
+    # After CrawlerProcess: its logging set-up would otherwise take the warnings over.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        crawler = process.create_crawler(spider)
+        process.crawl(crawler)
+        process.start()
+    if args.record_warnings:
+        Path(args.record_warnings).write_text(json.dumps(
+            [{"category": w.category.__name__, "filename": w.filename, "lineno": w.lineno,
+              "message": str(w.message)} for w in caught]))
     stats = {k: v for k, v in crawler.stats.get_stats().items()
              if isinstance(v, (int, float, str))}
     print("WORKER-STATS " + json.dumps(stats), flush=True)
-    return 0
+    return 1 if process.bootstrap_failed else 0
 
 
 if __name__ == "__main__":

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from scrapy_redis import defaults
 from scrapy_redis.connection import get_redis_from_settings
 
 from .state import CrawlState, Keys
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_LEASE = 30.0
 
@@ -39,10 +42,10 @@ def connect(settings: Any) -> Any:
     try:
         server.ping()
     except redis.RedisError as exc:
-        raise RedisUnavailable(
-            f"cannot reach Redis at {describe(settings)}: {exc}. Start Redis there or set "
-            "REDIS_URL = 'redis://host:port/db' to a server every worker can reach."
-        ) from None
+        message = (f"cannot reach Redis at {describe(settings)}: {exc} Start Redis there or "
+                   "set REDIS_URL = 'redis://host:port/db' to a server every worker can reach.")
+        logger.error("Distributed crawl not started: %s", message)
+        raise RedisUnavailable(message) from None
     return server
 
 
