@@ -261,3 +261,64 @@ def test_the_warning_check_sees_scrapy_redis_deprecations(server, redis_url, tmp
         assert_clean_log(log)
     # our own push still put each page's item once (RedisPipeline pushed its copy too)
     assert int(server.hget("control:stats", "contentex/redis/items_pushed")) == len(content)
+
+
+# -- add-on and command ------------------------------------------------------------
+
+
+def test_addon_makes_a_worker_and_user_settings_win(redis_url):
+    from conftest import make_crawler
+    from scrapy.utils.misc import load_object
+
+    from scrapy_contentex.distributed.items import RedisItems
+    from scrapy_contentex.distributed.scheduler import LeasingScheduler
+
+    addons = {"scrapy_contentex.Addon": 500, "scrapy_contentex.distributed.Addon": 600}
+    crawler = make_crawler({"ADDONS": addons, "REDIS_URL": redis_url})
+    assert load_object(crawler.settings["SCHEDULER"]) is LeasingScheduler
+    assert RedisItems in {load_object(k) if isinstance(k, str) else k
+                          for k in crawler.settings.getdict("EXTENSIONS")}
+    assert crawler.settings.getfloat("CONTENTEX_REDIS_LEASE") == 30.0
+    crawler = make_crawler({"ADDONS": addons, "REDIS_URL": redis_url, "CONTENTEX_REDIS_LEASE": 5,
+                            "SCHEDULER": "scrapy.core.scheduler.Scheduler"})
+    assert crawler.settings["SCHEDULER"] == "scrapy.core.scheduler.Scheduler"
+    assert crawler.settings.getfloat("CONTENTEX_REDIS_LEASE") == 5.0
+
+
+def test_redis_items_command_writes_json_lines_once(server, redis_url, tmp_path):
+    from scrapy_contentex.cli import main
+
+    for i in range(3):
+        server.rpush("news:items", json.dumps({"url": f"http://a/{i}", "headline": "晨报"},
+                                              ensure_ascii=False))
+    out = tmp_path / "items.jsonl"
+    args = ["redis-items", "--url", redis_url, "--spider", "news", "-o", str(out), "--delete"]
+    assert main(args, stderr=open(tmp_path / "err", "w")) == 0  # noqa: SIM115
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["url"] for line in lines] == [f"http://a/{i}" for i in range(3)]
+    assert json.loads(lines[0])["headline"] == "晨报"
+    assert server.llen("news:items") == 0  # --delete removed what was written
+    assert main(args) == 0 and out.read_text() == ""
+
+
+def test_client_parameters_raise_no_redis_py_deprecation():
+    import warnings
+
+    from scrapy.settings import Settings
+    from scrapy_redis.connection import get_redis
+
+    from scrapy_contentex.distributed.connection import client_params
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        get_redis(**client_params(Settings({"REDIS_HOST": "127.0.0.1"})))
+        get_redis(**client_params(Settings({"REDIS_URL": "redis://127.0.0.1:1/0"})))
+
+
+def test_redis_items_command_unreachable_redis(tmp_path, capsys):
+    from scrapy_contentex.cli import main
+    from scrapy_contentex.distributed.local import free_port
+
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    assert main(["redis-items", "--url", url, "--spider", "news"]) == 1
+    assert f"cannot read news:items at {url}" in capsys.readouterr().err

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from scrapy.utils.misc import load_object
 from scrapy_redis import defaults
-from scrapy_redis.connection import get_redis_from_settings
+from scrapy_redis.connection import SETTINGS_PARAMS_MAP, get_redis
 
 from .state import CrawlState, Keys
 
@@ -38,7 +39,7 @@ def connect(settings: Any) -> Any:
     """
     import redis
 
-    server = get_redis_from_settings(settings)
+    server = get_redis(**client_params(settings))
     try:
         server.ping()
     except redis.RedisError as exc:
@@ -47,6 +48,27 @@ def connect(settings: Any) -> Any:
         logger.error("Distributed crawl not started: %s", message)
         raise RedisUnavailable(message) from None
     return server
+
+
+def client_params(settings: Any) -> dict[str, Any]:
+    """scrapy-redis's client parameters (``get_redis_from_settings``), less one warning.
+
+    Its defaults pass ``retry_on_timeout``, deprecated by redis-py 6, which
+    retries on timeouts by default: it is dropped unless REDIS_PARAMS sets it.
+    """
+    import redis
+
+    user = settings.getdict("REDIS_PARAMS")
+    params = {**defaults.REDIS_PARAMS, **user}
+    for source, dest in SETTINGS_PARAMS_MAP.items():
+        value = settings.get(source)
+        if value:
+            params[dest] = value
+    if "retry_on_timeout" not in user and int(redis.__version__.split(".")[0]) >= 6:
+        params.pop("retry_on_timeout", None)
+    if isinstance(params.get("redis_cls"), str):
+        params["redis_cls"] = load_object(params["redis_cls"])
+    return params
 
 
 def redis_settings(settings: Any) -> dict[str, str]:
