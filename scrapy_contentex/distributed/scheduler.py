@@ -124,6 +124,7 @@ class LeasingScheduler(Scheduler):
         self.worker = f"{socket.gethostname()}:{os.getpid()}"
         self.state: CrawlState | None = None
         self.leases: dict[Request, str] = {}
+        self._pending: list[tuple[str, str, bytes, int]] = []
         self._seeding: bool | None = None
         self._quiet_since: float | None = None
         self._renewed = self._requeued = self._stats_sent_at = 0.0
@@ -182,19 +183,38 @@ class LeasingScheduler(Scheduler):
         self._send_stats()
 
     def enqueue_request(self, request: Request) -> bool:
+        """Buffer the request; the buffer goes to Redis in one round trip (see _flush).
+
+        Scrapy enqueues the links of a page one by one; one blocking Redis
+        round trip each (scrapy-redis) makes every page wait for tens of them
+        before the next download starts. The buffer is flushed before any
+        request is taken, before any lease is acknowledged and at close, so a
+        page's links are in Redis before the page is: a worker that dies with
+        a full buffer had not acknowledged the page, which is crawled again.
+        """
         if request.meta.get("is_start_request"):
             if not self._seeds():
                 self._inc("contentex/redis/start_requests_skipped")
                 return False
-            self.df.request_seen(request)  # so links back to it are not crawled again
-        elif not request.dont_filter and self.df.request_seen(request):
-            self.df.log(request, self.spider)
-            return False
-        self._inc("scheduler/enqueued/redis")
-        self.queue.push(request)
+            mode = "mark"  # so links back to it are not crawled again
+        else:
+            mode = "always" if request.dont_filter else "filter"
+        fingerprint = "" if mode == "always" else self.df.request_fingerprint(request)
+        self._pending.append((mode, fingerprint, self.queue._encode_request(request),
+                              request.priority))
         return True
 
+    def _flush(self) -> None:
+        """Send the buffered requests: new fingerprints are queued, the others dropped."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        queued = self.state.enqueue(pending)
+        self._inc("scheduler/enqueued/redis", queued)
+        self._inc("contentex/redis/duplicates_filtered", len(pending) - queued)
+
     def next_request(self) -> Request | None:
+        self._flush()
         got = self.queue.pop_leased()
         if got is None:
             return None
@@ -206,10 +226,10 @@ class LeasingScheduler(Scheduler):
         return request
 
     def has_pending_requests(self) -> bool:
-        return self.state.queued() > 0
+        return bool(self._pending) or self.state.queued() > 0
 
     def __len__(self) -> int:
-        return self.state.queued()
+        return len(self._pending) + self.state.queued()
 
     # -- start requests ---------------------------------------------------
 
@@ -256,6 +276,7 @@ class LeasingScheduler(Scheduler):
         When closing, a lease still held (a request Scrapy never finished)
         goes back to the queue at once instead of waiting for it to expire.
         """
+        self._flush()  # the links of a page reach Redis before its lease is acknowledged
         if not self.leases:
             return
         slot = getattr(self.crawler.engine, "_slot", None)

@@ -45,6 +45,24 @@ redis.call('HSET', KEYS[3], token, head[1])
 return {token, head[1]}
 """
 
+# KEYS: dupefilter, queue; ARGV: (mode, fingerprint, score, data) x n. Mode
+# "filter": queue only if the fingerprint is new; "mark": record it and
+# queue anyway (start requests); "always": queue (dont_filter). Returns how
+# many were queued.
+_ENQUEUE = """
+local queued = 0
+for i = 1, #ARGV, 4 do
+  local mode = ARGV[i]
+  local new = true
+  if mode ~= 'always' then new = redis.call('SADD', KEYS[1], ARGV[i + 1]) == 1 end
+  if new or mode ~= 'filter' then
+    redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i + 3])
+    queued = queued + 1
+  end
+end
+return queued
+"""
+
 # KEYS: leases; ARGV: lease ms, tokens... Only leases still held are renewed
 # (XX): one that already expired and went back to the queue stays there.
 _RENEW = _NOW_MS + """
@@ -139,6 +157,7 @@ class CrawlState:
         self.server = server
         self.keys = keys
         self.lease_ms = max(1, int(lease_seconds * 1000))
+        self._enqueue = server.register_script(_ENQUEUE)
         self._pop = server.register_script(_POP)
         self._renew = server.register_script(_RENEW)
         self._return = server.register_script(_RETURN)
@@ -150,6 +169,19 @@ class CrawlState:
     def push(self, data: bytes, priority: int) -> None:
         """Queue one serialized request (scrapy-redis's score: -priority)."""
         self.server.zadd(self.keys.queue, {data: -priority})
+
+    def enqueue(self, entries: list[tuple[str, str, bytes, int]]) -> int:
+        """Queue many requests in one round trip: (mode, fingerprint, data, priority).
+
+        Modes: "filter" (skip a fingerprint already seen), "mark" (record the
+        fingerprint, queue anyway), "always". Returns how many were queued.
+        """
+        args: list[Any] = []
+        for mode, fingerprint, data, priority in entries:
+            args += [mode, fingerprint, -priority, data]
+        if not args:
+            return 0
+        return int(self._enqueue(keys=[self.keys.dupefilter, self.keys.queue], args=args))
 
     def pop(self) -> tuple[str, bytes] | None:
         """Take the first request under a lease: (token, data), or None if the queue is empty."""
