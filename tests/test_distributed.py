@@ -166,7 +166,8 @@ def test_finish_only_when_nothing_is_queued_or_leased(server):
 def test_kill_one_of_three_workers_loses_and_duplicates_nothing(server, redis_url, tmp_path):
     pages, content = make_site(articles=300)
     logs = [tmp_path / f"worker{i}.log" for i in range(3)]
-    settings = {"CONTENTEX_REDIS_LEASE": 2, "CONCURRENT_REQUESTS": 4}
+    settings = {"CONTENTEX_REDIS_LEASE": 1, "CONCURRENT_REQUESTS": 4,
+                "CONTENTEX_REDIS_IDLE_CLOSE": 0.5}
     with SlowSite(pages, delay=0.03) as site, terminating([]) as procs:
         procs += [start_worker(redis_url, site.url + "/", "site", log, settings) for log in logs]
         wait_for(lambda: len(site.served) >= 120, 60, "120 pages served")
@@ -187,31 +188,8 @@ def test_kill_one_of_three_workers_loses_and_duplicates_nothing(server, redis_ur
           f"{sum(s.get('contentex/redis/leases_requeued', 0) for s in survivors)}")
 
 
-def test_sigterm_stops_one_worker_gracefully_and_the_crawl_goes_on(server, redis_url, tmp_path):
-    pages, content = make_site(articles=80)
-    logs = [tmp_path / f"worker{i}.log" for i in range(2)]
-    with SlowSite(pages, delay=0.02) as site, terminating([]) as procs:
-        procs += [start_worker(redis_url, site.url + "/", "site", log) for log in logs]
-        wait_for(lambda: len(site.served) >= 30, 60, "30 pages served")
-        procs[0].send_signal(signal.SIGTERM)
-        codes = finish(procs)
-    assert codes == [0, 0]
-    stopped, other = worker_stats(logs[0]), worker_stats(logs[1])
-    assert stopped["finish_reason"] == "shutdown" and other["finish_reason"] == "finished"
-    assert stopped.get("response_received_count", 0) > 0
-    assert other.get("response_received_count", 0) > 0
-    for log in logs:
-        assert_clean_log(log)
-    # one stopping worker does not wipe the crawl (scrapy-redis's SCHEDULER_PERSIST=False did)
-    assert_items_once(server, "site", site.url, content)
-    # the crawl is over: its state is gone, the items and crawl-wide counts stay
-    assert {k.decode() for k in server.keys("*")} == {"site:items", "site:stats"}
-    shared = {k.decode(): v.decode() for k, v in server.hgetall("site:stats").items()}
-    assert int(shared["contentex/redis/items_pushed"]) == len(content)
-    assert int(shared["item_scraped_count"]) == len(content)
-
-
-def test_late_worker_joins_the_running_crawl(server, redis_url, tmp_path):
+def test_late_worker_joins_then_sigterm_hands_the_crawl_over(server, redis_url, tmp_path):
+    """A second worker joins a running crawl; then the first is stopped with SIGTERM."""
     pages, content = make_site(articles=80)
     logs = [tmp_path / f"worker{i}.log" for i in range(2)]
     slow = {"CONCURRENT_REQUESTS": 2}
@@ -223,17 +201,28 @@ def test_late_worker_joins_the_running_crawl(server, redis_url, tmp_path):
         wait_for(lambda: "Crawl already started by another worker" in logs[1].read_text(),
                  60, "the late worker to join")
         site.gate.set()
+        wait_for(lambda: len(site.served) >= 40, 60, "40 pages served")
+        procs[0].send_signal(signal.SIGTERM)
         codes = finish(procs)
     assert codes == [0, 0]
     first, late = worker_stats(logs[0]), worker_stats(logs[1])
     assert first.get("contentex/redis/seeded") == 1
     assert late.get("contentex/redis/start_requests_skipped") == 1  # start URL not queued twice
+    assert first["finish_reason"] == "shutdown" and late["finish_reason"] == "finished"
+    assert first.get("response_received_count", 0) > 0
     assert late.get("response_received_count", 0) > 0
     for log in logs:
         assert_clean_log(log)
+    # one stopping worker does not wipe the crawl (scrapy-redis's SCHEDULER_PERSIST=False did)
     assert_items_once(server, "site", site.url, content)
+    # a graceful stop finishes what it started: no page had to be fetched again
     served = [path for path, _ in site.served]
-    assert len(served) == len(set(served)) == len(pages)  # no page fetched twice
+    assert len(served) == len(set(served)) == len(pages)
+    # the crawl is over: its state is gone, the items and crawl-wide counts stay
+    assert {k.decode() for k in server.keys("*")} == {"site:items", "site:stats"}
+    shared = {k.decode(): v.decode() for k, v in server.hgetall("site:stats").items()}
+    assert int(shared["contentex/redis/items_pushed"]) == len(content)
+    assert int(shared["item_scraped_count"]) == len(content)
 
 
 def test_unreachable_redis_stops_the_worker_with_a_message_naming_redis_url(tmp_path):
