@@ -47,7 +47,7 @@ def main() -> int:
     }
     for item in args.settings:
         key, value = item.split("=", 1)
-        settings[key] = json.loads(value) if value[:1] in "[{" else value
+        settings[key] = json.loads(value) if value.startswith(("[", "{")) else value
     spider = type("SiteSpider", (SiteSpider,), {"name": args.name,
                                                 "start_urls": [args.start_url]})
     process = CrawlerProcess(settings)
