@@ -184,7 +184,11 @@ def crawl_distributed(workers: int, output: Path, redis_url: str | None,
     from scrapy_contentex.distributed.export import write_items
     from scrapy_contentex.distributed.local import LocalRedis
 
-    local = None if redis_url else LocalRedis()
+    try:
+        local = None if redis_url else LocalRedis()
+    except FileNotFoundError as exc:
+        print(f"run.py: {exc} (or pass --redis-url)", file=sys.stderr)
+        return 2
     url = redis_url or local.start()
     try:
         with serve() as base_url:

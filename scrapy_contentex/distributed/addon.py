@@ -7,17 +7,14 @@ from typing import Any
 
 from scrapy.utils.misc import load_object
 
+from .connection import DEFAULTS
+
 logger = logging.getLogger(__name__)
 
 SCHEDULER = "scrapy_contentex.distributed.scheduler.LeasingScheduler"
 ITEMS_EXTENSION = "scrapy_contentex.distributed.items.RedisItems"
 ITEMS_ORDER = 500
 
-DEFAULTS: dict[str, Any] = {
-    "CONTENTEX_REDIS_LEASE": 30.0,  # seconds before a dead worker's request is queued again
-    "CONTENTEX_REDIS_IDLE_CLOSE": 5.0,  # quiet seconds (nothing queued or leased) before closing
-    "CONTENTEX_REDIS_POLL": 0.1,  # seconds between two looks at the shared queue
-}
 
 
 class Addon:

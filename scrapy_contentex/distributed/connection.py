@@ -13,7 +13,12 @@ from .state import CrawlState, Keys
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_LEASE = 30.0
+# Defaults of the CONTENTEX_REDIS_* settings (the add-on sets them at priority "addon").
+DEFAULTS: dict[str, float] = {
+    "CONTENTEX_REDIS_LEASE": 30.0,  # seconds before a dead worker's requests are queued again
+    "CONTENTEX_REDIS_IDLE_CLOSE": 5.0,  # quiet seconds (nothing queued or leased) before closing
+    "CONTENTEX_REDIS_POLL": 0.1,  # seconds between two looks at the shared queue
+}
 
 
 class RedisUnavailable(RuntimeError):
@@ -90,4 +95,9 @@ def spider_keys(settings: Any, spider_name: str) -> Keys:
 
 def crawl_state(server: Any, settings: Any, spider_name: str) -> CrawlState:
     return CrawlState(server, spider_keys(settings, spider_name),
-                      settings.getfloat("CONTENTEX_REDIS_LEASE", DEFAULT_LEASE))
+                      setting(settings, "CONTENTEX_REDIS_LEASE"))
+
+
+def setting(settings: Any, name: str) -> float:
+    """A CONTENTEX_REDIS_* value in seconds, with its default."""
+    return settings.getfloat(name, DEFAULTS[name])

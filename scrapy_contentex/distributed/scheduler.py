@@ -32,6 +32,7 @@ a request stays there until its response is fully scraped).
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import socket
@@ -46,7 +47,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
-from .connection import connect, crawl_state, redis_settings
+from .connection import connect, crawl_state, redis_settings, setting
 from .items import RETRY_META
 
 if TYPE_CHECKING:
@@ -112,9 +113,9 @@ class LeasingScheduler(Scheduler):
         self.crawler = crawler
         self.stats = crawler.stats
         settings = crawler.settings
-        self.lease_seconds = settings.getfloat("CONTENTEX_REDIS_LEASE", 30.0)
-        self.idle_close = settings.getfloat("CONTENTEX_REDIS_IDLE_CLOSE", 5.0)
-        self.poll = settings.getfloat("CONTENTEX_REDIS_POLL", 0.1)
+        self.lease_seconds = setting(settings, "CONTENTEX_REDIS_LEASE")
+        self.idle_close = setting(settings, "CONTENTEX_REDIS_IDLE_CLOSE")
+        self.poll = setting(settings, "CONTENTEX_REDIS_POLL")
         for name, value in (("CONTENTEX_REDIS_LEASE", self.lease_seconds),
                             ("CONTENTEX_REDIS_POLL", self.poll)):
             if value <= 0:
@@ -135,8 +136,8 @@ class LeasingScheduler(Scheduler):
     def from_crawler(cls, crawler: Crawler) -> LeasingScheduler:
         settings = crawler.settings
         serializer = settings.get("SCHEDULER_SERIALIZER")
-        if isinstance(serializer, str):
-            serializer = load_object(serializer)
+        if isinstance(serializer, str):  # a module path, as in scrapy-redis
+            serializer = importlib.import_module(serializer)
         queue_cls = settings.get("SCHEDULER_QUEUE_CLASS")
         if queue_cls and load_object(queue_cls) is not LeasedQueue:
             logger.warning("SCHEDULER_QUEUE_CLASS=%s ignored: distributed contentex crawls "
