@@ -286,6 +286,15 @@ def test_addon_makes_a_worker_and_user_settings_win(redis_url):
     assert crawler.settings.getfloat("CONTENTEX_REDIS_LEASE") == 5.0
 
 
+def test_addon_refuses_scrapy_redis_stats_collector(redis_url):
+    from conftest import make_crawler
+
+    addons = {"scrapy_contentex.Addon": 500, "scrapy_contentex.distributed.Addon": 600}
+    with pytest.raises(ValueError, match="STATS_CLASS='scrapy_redis.stats.RedisStatsCollector'"):
+        make_crawler({"ADDONS": addons, "REDIS_URL": redis_url,
+                      "STATS_CLASS": "scrapy_redis.stats.RedisStatsCollector"})
+
+
 def test_redis_items_command_writes_json_lines_once(server, redis_url, tmp_path):
     from scrapy_contentex.cli import main
 

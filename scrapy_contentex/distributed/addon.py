@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from scrapy.utils.misc import load_object
 
 from .connection import DEFAULTS
 
-logger = logging.getLogger(__name__)
-
 SCHEDULER = "scrapy_contentex.distributed.scheduler.LeasingScheduler"
 ITEMS_EXTENSION = "scrapy_contentex.distributed.items.RedisItems"
 ITEMS_ORDER = 500
-
 
 
 class Addon:
@@ -33,8 +29,11 @@ class Addon:
         for name, value in DEFAULTS.items():
             settings.set(name, value, priority="addon")
         stats_class = settings.get("STATS_CLASS")
-        if isinstance(stats_class, str) and stats_class.startswith("scrapy_redis."):
-            logger.warning(
-                "STATS_CLASS=%s is not needed with scrapy_contentex.distributed (each worker "
-                "adds its counts to the <spider>:stats hash) and fails when the spider closes "
-                "on Scrapy 2.13+; remove it", stats_class)
+        name = stats_class if isinstance(stats_class, str) else getattr(
+            stats_class, "__module__", "")
+        if name.startswith("scrapy_redis."):
+            raise ValueError(
+                f"STATS_CLASS={stats_class!r} cannot be used with "
+                "scrapy_contentex.distributed: it reads float stats back as int, so items "
+                "fail in the pipeline with ValueError, and it fails again when the spider "
+                "closes. Remove it: each worker adds its counts to the <spider>:stats hash.")
