@@ -39,6 +39,8 @@ import socket
 import time
 from typing import TYPE_CHECKING, Any
 
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from scrapy import signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.misc import load_object
@@ -60,6 +62,7 @@ logger = logging.getLogger(__name__)
 
 # Stat keys not summed into the crawl-wide counts: a sum of maxima means nothing.
 _NOT_SUMMED = ("memusage/",)
+REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError)
 STATS_EVERY = 1.0  # seconds between two additions of this worker's stats to Redis
 REQUEUE_EVERY = 0.5  # seconds between two sweeps for expired leases
 
@@ -128,6 +131,7 @@ class LeasingScheduler(Scheduler):
         self._pending: list[tuple[str, str, bytes, int]] = []
         self._seeding: bool | None = None
         self._quiet_since: float | None = None
+        self._failing = False
         self._renewed = self._requeued = self._stats_sent_at = 0.0
         self._stats_sent: dict[str, int | float] = {}
         self._tick = LoopingCall(self._housekeeping)
@@ -176,12 +180,18 @@ class LeasingScheduler(Scheduler):
     def close(self, reason: str) -> None:
         if self._tick.running:
             self._tick.stop()
-        self._settle_leases(closing=True)
-        if reason == "finished" and self.state.finish(keep_seen=self.persist):
-            logger.info("Crawl over: shared queue empty and no lease outstanding; "
-                        "crawl state cleared%s", " (duplicate filter kept)" if self.persist else "",
-                        extra={"spider": self.spider})
-        self._send_stats()
+        try:
+            self._settle_leases(closing=True)
+            if reason == "finished" and self.state.finish(keep_seen=self.persist):
+                logger.info("Crawl over: shared queue empty and no lease outstanding; crawl "
+                            "state cleared%s", " (duplicate filter kept)" if self.persist else "",
+                            extra={"spider": self.spider})
+            self._send_stats()
+        except REDIS_ERRORS as exc:
+            logger.error("Redis unreachable at close (%s): this worker's %d leases return to "
+                         "the queue after CONTENTEX_REDIS_LEASE seconds, and %d requests it "
+                         "found were not queued", exc, len(self.leases), len(self._pending),
+                         extra={"spider": self.spider})
 
     def enqueue_request(self, request: Request) -> bool:
         """Buffer the request; the buffer goes to Redis in one round trip (see _flush).
@@ -206,17 +216,24 @@ class LeasingScheduler(Scheduler):
         return True
 
     def _flush(self) -> None:
-        """Send the buffered requests: new fingerprints are queued, the others dropped."""
+        """Send the buffered requests: new fingerprints are queued, the others dropped.
+
+        If Redis fails, the buffer is kept for the next attempt.
+        """
         if not self._pending:
             return
-        pending, self._pending = self._pending, []
-        queued = self.state.enqueue(pending)
+        queued = self.state.enqueue(self._pending)
+        sent, self._pending = len(self._pending), []
         self._inc("scheduler/enqueued/redis", queued)
-        self._inc("contentex/redis/duplicates_filtered", len(pending) - queued)
+        self._inc("contentex/redis/duplicates_filtered", sent - queued)
 
     def next_request(self) -> Request | None:
-        self._flush()
-        got = self.queue.pop_leased()
+        try:
+            self._flush()
+            got = self.queue.pop_leased()
+        except REDIS_ERRORS as exc:
+            self._redis_failed(exc)
+            return None
         if got is None:
             return None
         token, request = got
@@ -227,7 +244,11 @@ class LeasingScheduler(Scheduler):
         return request
 
     def has_pending_requests(self) -> bool:
-        return bool(self._pending) or self.state.queued() > 0
+        try:
+            return bool(self._pending) or self.state.queued() > 0
+        except REDIS_ERRORS as exc:
+            self._redis_failed(exc)
+            return True  # wait for Redis rather than close
 
     def __len__(self) -> int:
         return len(self._pending) + self.state.queued()
@@ -251,7 +272,34 @@ class LeasingScheduler(Scheduler):
     # -- housekeeping -------------------------------------------------------
 
     def _housekeeping(self) -> None:
-        """Runs every CONTENTEX_REDIS_POLL seconds on the reactor thread."""
+        """Runs every CONTENTEX_REDIS_POLL seconds on the reactor thread.
+
+        An exception here would stop the LoopingCall for good (no more lease
+        renewals, no idle close): it is logged and the next tick tries again.
+        """
+        try:
+            self._housekeep()
+        except REDIS_ERRORS as exc:
+            self._redis_failed(exc)
+        except Exception:
+            if not self._failing:
+                logger.error("Distributed housekeeping failed", exc_info=True,
+                             extra={"spider": self.spider})
+            self._failing = True
+        else:
+            if self._failing:
+                logger.info("Redis reachable again", extra={"spider": self.spider})
+            self._failing = False
+
+    def _redis_failed(self, exc: Exception) -> None:
+        self._inc("contentex/redis/errors")
+        self._quiet_since = None
+        if not self._failing:
+            logger.warning("Redis unreachable (%s: %s): this worker waits and retries",
+                           type(exc).__name__, exc, extra={"spider": self.spider})
+        self._failing = True
+
+    def _housekeep(self) -> None:
         now = time.monotonic()
         self._settle_leases()
         if self.leases and now - self._renewed >= self.lease_seconds / 3:
@@ -282,21 +330,18 @@ class LeasingScheduler(Scheduler):
             return
         slot = getattr(self.crawler.engine, "_slot", None)
         busy = slot.inprogress if slot is not None else set()
-        done = [r for r in self.leases if r not in busy]
-        acked, retry = [], []
-        for request in done:
-            token = self.leases.pop(request)
-            (retry if request.meta.get(RETRY_META) else acked).append(token)
-        if closing:
-            retry += self.leases.values()
-            self.leases.clear()
+        done = [r for r in self.leases if closing or r not in busy]
+        acked = [self.leases[r] for r in done if r not in busy and not r.meta.get(RETRY_META)]
+        retry = [self.leases[r] for r in done if r in busy or r.meta.get(RETRY_META)]
         self.state.ack(acked)
-        self._inc("contentex/redis/leases_acked", len(acked))
         returned = self.state.give_back(retry)
+        for request in done:  # forgotten only once Redis has them
+            del self.leases[request]
+        self._inc("contentex/redis/leases_acked", len(acked))
         self._inc("contentex/redis/leases_returned", returned)
 
     def _track_quiet(self, now: float) -> None:
-        if self.leases:
+        if self.leases or self._pending:
             self._quiet_since = None
             return
         queued, leased = self.state.outstanding()
