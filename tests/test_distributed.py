@@ -295,6 +295,36 @@ def test_addon_refuses_scrapy_redis_stats_collector(redis_url):
                       "STATS_CLASS": "scrapy_redis.stats.RedisStatsCollector"})
 
 
+def test_worker_waits_when_redis_goes_away(redis_url):
+    """Redis errors mid-crawl: the worker neither closes, nor loses the links it
+    found, nor stops its housekeeping loop (a LoopingCall dies on an exception)."""
+    from conftest import make_crawler
+    from scrapy import Request, Spider
+    from scrapy.exceptions import DontCloseSpider
+
+    from scrapy_contentex.distributed.local import free_port
+    from scrapy_contentex.distributed.scheduler import DupeFilter, LeasedQueue, LeasingScheduler
+
+    addons = {"scrapy_contentex.Addon": 500, "scrapy_contentex.distributed.Addon": 600}
+    crawler = make_crawler({"ADDONS": addons, "REDIS_URL": redis_url})
+    scheduler = LeasingScheduler.from_crawler(crawler)
+    # the worker's Redis, gone: nothing listens on that port
+    gone = redis.Redis(port=free_port(), socket_connect_timeout=1)
+    scheduler.spider = Spider(name="t")
+    scheduler.state = make_state(gone)
+    scheduler.queue = LeasedQueue(gone, scheduler.spider, "t:requests", state=scheduler.state)
+    scheduler.df = DupeFilter(gone, "t:dupefilter", fingerprinter=crawler.request_fingerprinter)
+    scheduler._seeding = True
+    assert scheduler.enqueue_request(Request("http://example.com/a"))
+    assert scheduler.next_request() is None
+    assert scheduler.has_pending_requests()  # so the engine does not close the spider
+    scheduler._housekeeping()  # no exception escapes
+    with pytest.raises(DontCloseSpider):
+        scheduler._spider_idle()
+    assert len(scheduler._pending) == 1  # the link is kept for when Redis is back
+    assert crawler.stats.get_value("contentex/redis/errors") == 2  # next_request, housekeeping
+
+
 def test_redis_items_command_writes_json_lines_once(server, redis_url, tmp_path):
     from scrapy_contentex.cli import main
 
