@@ -129,6 +129,7 @@ class LeasingScheduler(Scheduler):
         self.state: CrawlState | None = None
         self.leases: dict[Request, str] = {}
         self._pending: list[tuple[str, str, bytes, int]] = []
+        self._seen: set[str] = set()  # fingerprints this worker has sent (a local cache)
         self._seeding: bool | None = None
         self._quiet_since: float | None = None
         self._failing = False
@@ -211,6 +212,12 @@ class LeasingScheduler(Scheduler):
         else:
             mode = "always" if request.dont_filter else "filter"
         fingerprint = "" if mode == "always" else self.df.request_fingerprint(request)
+        if mode == "filter" and fingerprint in self._seen:
+            # this worker already sent it: a duplicate for sure, no need to ask Redis
+            self._inc("contentex/redis/duplicates_filtered")
+            return False
+        if fingerprint:
+            self._seen.add(fingerprint)
         self._pending.append((mode, fingerprint, self.queue._encode_request(request),
                               request.priority))
         return True
