@@ -37,8 +37,9 @@ RETRY_META = "contentex_redis_retry"
 
 
 def item_json(item: Any) -> str:
+    """The item as one line of JSON, fields in item order (as the feeds write them)."""
     data = ItemAdapter(item).asdict() if is_item(item) else item
-    return ScrapyJSONEncoder(ensure_ascii=False, sort_keys=True).encode(data)
+    return ScrapyJSONEncoder(ensure_ascii=False).encode(data)
 
 
 class RedisItems:
