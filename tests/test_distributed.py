@@ -309,7 +309,10 @@ def test_worker_waits_when_redis_goes_away(redis_url):
     crawler = make_crawler({"ADDONS": addons, "REDIS_URL": redis_url})
     scheduler = LeasingScheduler.from_crawler(crawler)
     # the worker's Redis, gone: nothing listens on that port
-    gone = redis.Redis(port=free_port(), socket_connect_timeout=1)
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    gone = redis.Redis(port=free_port(), socket_connect_timeout=1, retry=Retry(NoBackoff(), 0))
     scheduler.spider = Spider(name="t")
     scheduler.state = make_state(gone)
     scheduler.queue = LeasedQueue(gone, scheduler.spider, "t:requests", state=scheduler.state)
