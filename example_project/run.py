@@ -3,6 +3,7 @@
     python example_project/run.py                     # the demo: feeds in example_project/output
     python example_project/run.py --compare-steering  # requests needed with and without steering
     python example_project/run.py --json --output DIR # machine-readable figures (tests, benchmarks)
+    python example_project/run.py --workers 3         # the same crawl shared by 3 processes (Redis)
 
 The HTTP server runs in a thread on a free port and stops when the crawl ends.
 """
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -64,8 +65,13 @@ def manifest() -> dict:
 
 def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = False,
           concurrency: int | None = None, loglevel: str = "INFO",
-          start_paths: list[str] | None = None, overrides: dict[str, str] | None = None) -> dict:
-    """Run the demo spider once; return its stats and steering figures."""
+          start_paths: list[str] | None = None, overrides: dict[str, str] | None = None,
+          redis_url: str | None = None) -> dict:
+    """Run the demo spider once; return its stats and steering figures.
+
+    With ``redis_url`` the spider is one worker of a crawl shared through
+    Redis (scrapy_contentex.distributed.Addon).
+    """
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "demo.settings")
     os.environ["CONTENTEX_DEMO_OUTPUT"] = str(output)
     from scrapy import signals
@@ -80,6 +86,11 @@ def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = Fals
         settings.update(STEERING)
     if concurrency:
         settings.set("CONCURRENT_REQUESTS", concurrency)
+    if redis_url:
+        settings.set("ADDONS", {**settings.getdict("ADDONS"),
+                                "scrapy_contentex.distributed.Addon": 600})
+        settings.set("REDIS_URL", redis_url)
+        settings.set("CONTENTEX_REDIS_IDLE_CLOSE", 1.0)
     for name, value in (overrides or {}).items():
         settings.set(name, value, priority="cmdline")
 
@@ -102,6 +113,8 @@ def crawl(base_url: str, output: Path, *, addon: bool = True, steer: bool = Fals
     started = time.perf_counter()
     process.crawl(crawler, start_urls=start_urls)
     process.start()
+    if process.bootstrap_failed:
+        raise SystemExit(1)
     elapsed = time.perf_counter() - started
     stats = {k: v for k, v in crawler.stats.get_stats().items()
              if isinstance(v, (int, float, str))}
@@ -157,6 +170,77 @@ def compare_steering(output: Path) -> None:
               f"{not_followed:>13} {r['expected_found']:>3}/{r['expected_items']}")
 
 
+def crawl_distributed(workers: int, output: Path, redis_url: str | None,
+                      extra_args: list[str]) -> int:
+    """Serve the demo sites, run ``workers`` worker processes on one Redis crawl, report.
+
+    Each worker writes its own feeds in ``output/worker-N``; the shared result
+    is the Redis list ``demo:items`` (exactly one item per page), written to
+    ``output/redis-items.jsonl``, and the workers' feeds merged into
+    ``output/articles.jsonl`` and ``output/products.jsonl``.
+    """
+    import redis
+
+    from scrapy_contentex.distributed.export import write_items
+    from scrapy_contentex.distributed.local import LocalRedis
+
+    try:
+        local = None if redis_url else LocalRedis()
+    except FileNotFoundError as exc:
+        print(f"run.py: {exc} (or pass --redis-url)", file=sys.stderr)
+        return 2
+    url = redis_url or local.start()
+    try:
+        with serve() as base_url:
+            procs = []
+            for n in range(workers):
+                cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--base-url",
+                       base_url, "--redis-url", url, "--output", str(output / f"worker-{n}"),
+                       *extra_args]
+                procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True))
+            results = []
+            for proc in procs:
+                out, _ = proc.communicate()
+                if proc.returncode:
+                    print(f"worker {proc.pid} failed (exit {proc.returncode})", file=sys.stderr)
+                    return 1
+                results.append(json.loads(out.strip().splitlines()[-1]))
+        with (output / "redis-items.jsonl").open("w", encoding="utf-8") as fh:
+            in_redis = write_items(redis.Redis.from_url(url), "demo:items", fh)
+    finally:
+        if local is not None:
+            local.stop()
+    print(f"{'worker':8} {'responses':>9} {'items':>6}")
+    for n, r in enumerate(results):
+        print(f"{n:<8} {r['responses']:>9} {r['items']:>6}")
+    wanted = {e["path"] for e in manifest()["articles"] + manifest()["products"]}
+    print("Feeds (the workers' feeds merged, one line per page):")
+    for name in ("articles.jsonl", "products.jsonl"):
+        lines = merge_feeds([output / f"worker-{n}" / name for n in range(workers)],
+                            output / name)
+        print(f"  {output / name}  ({lines} items)")
+    found = {urlparse(json.loads(line)["url"]).path
+             for line in (output / "redis-items.jsonl").read_text(encoding="utf-8").splitlines()}
+    print(f"Redis list demo:items: {in_redis} items ({len(found & wanted)} of the "
+          f"{len(wanted)} demo pages) -> {output / 'redis-items.jsonl'}")
+    return 0
+
+
+def merge_feeds(parts: list[Path], target: Path) -> int:
+    """Concatenate the workers' JSON-lines feeds, one line per URL; return the count."""
+    seen: set[str] = set()
+    with target.open("w", encoding="utf-8") as out:
+        for part in parts:
+            if not part.exists():
+                continue
+            for line in part.read_text(encoding="utf-8").splitlines():
+                url = json.loads(line).get("url")
+                if url not in seen:
+                    seen.add(url)
+                    out.write(line + "\n")
+    return len(seen)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=HERE / "output",
@@ -171,15 +255,29 @@ def main(argv: list[str] | None = None) -> int:
                         help="override a Scrapy setting, like `scrapy crawl -s`")
     parser.add_argument("--compare-steering", action="store_true",
                         help="run with and without steering and compare the requests needed")
+    parser.add_argument("--workers", type=int, default=0, metavar="N",
+                        help="run the crawl distributed over N worker processes sharing a "
+                             "Redis (a local redis-server is started unless --redis-url)")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis of a distributed crawl (with --workers, or for one worker)")
+    parser.add_argument("--base-url", default=None, help=argparse.SUPPRESS)  # worker processes
     args = parser.parse_args(argv)
     if args.compare_steering:
         compare_steering(args.output)
         return 0
+    if args.workers:
+        passed = [f"--set={item}" for item in args.set]
+        if args.steer:
+            passed.append("--steer")
+        if args.concurrency:
+            passed.append(f"--concurrency={args.concurrency}")
+        return crawl_distributed(args.workers, args.output, args.redis_url, passed)
     overrides = dict(item.split("=", 1) for item in args.set if "=" in item)
-    with serve() as base_url:
+    with serve() if args.base_url is None else nullcontext(args.base_url) as base_url:
         result = crawl(base_url, args.output, addon=not args.no_addon, steer=args.steer,
                        concurrency=args.concurrency, overrides=overrides,
-                       loglevel=args.loglevel or ("WARNING" if args.json else "INFO"))
+                       loglevel=args.loglevel or ("WARNING" if args.json else "INFO"),
+                       redis_url=args.redis_url)
     if args.json:
         print(json.dumps(result))
     else:

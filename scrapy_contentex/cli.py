@@ -114,6 +114,12 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Classify each input as an index or a content page.")
     cls.add_argument("sources", nargs="+", metavar="PATH", help="HTML file, URL, or - for stdin")
     cls.add_argument("--url", default=None, help="URL the input was saved from")
+
+    from .distributed import export  # light: no Scrapy or redis import until run
+
+    export.add_arguments(sub.add_parser(
+        "redis-items", help="items of a distributed crawl (Redis list) as JSON lines",
+        description=export.DESCRIPTION))
     return parser
 
 
@@ -122,6 +128,10 @@ def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = build_parser().parse_args(argv)
+    if args.command == "redis-items":
+        from .distributed import export
+
+        return export.run(args, stdout, stderr)
     done = 0
     for source in args.sources:
         name = "<stdin>" if source == "-" else source
