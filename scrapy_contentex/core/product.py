@@ -29,6 +29,7 @@ from lxml import etree as lxml_etree
 from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
+from .description import described_section, meta_description, prose_after
 from .document import Document, body_of
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .metadata import markup_authors
@@ -1131,6 +1132,22 @@ def _plain(text: str | None) -> str | None:
         return text
 
 
+def _page_description(tree: HtmlElement, leaves: list, heading: HtmlElement | None, name: str | None,
+                      meta: dict[str, str], url: str | None) -> str | None:
+    """The description a page shows when its structured data gives none.
+
+    The text under a description heading or tab first; then a meta
+    description that names the product (a site's slogan does not); then the
+    first paragraph of prose after the product's heading.
+    """
+    title = tree.findtext(".//title") or meta.get("og:title")
+    text = described_section(tree, leaves) or meta_description(meta, name, title, url)
+    if text is None and heading is not None:
+        start = _heading_leaf(leaves, heading, len(leaves))
+        text = prose_after(leaves, start) if start is not None else None
+    return text
+
+
 def _check_digit(body: str) -> int:
     """GS1 check digit of the digits before it: weights 3, 1, 3 ... from the right."""
     total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
@@ -1221,7 +1238,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["brand"] and out["name"]:
         out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
     if not out["description"]:
-        out["description"] = _str(meta.get("og:description") or meta.get("description"))
+        out["description"] = _page_description(tree, leaves, heading, out["name"], meta, doc.url)
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
         "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
