@@ -41,7 +41,7 @@ from .price import (
     parse_price,
     sign_fits,
 )
-from .records import RecordParams, body_leaves, document_records, qualified_suffix
+from .records import RecordParams, body_leaves, document_records, label_like, qualified_suffix
 from .shop_words import (
     CART_ATTR_RE,
     CART_RE,
@@ -743,10 +743,13 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
             rank = hit[1]
             if best is not None and rank >= best[0]:
                 continue
-            value = prop["value"]
-            if field_name != "brand":
+            value = identifier_value(prop["value"]) or ""
+            if value and field_name != "brand":
                 value = value.split()[0] if value.split() else value
                 value = value.strip("〈〉《》【】()（）[]<>,;.")
+            value = identifier_value(value)
+            if value is None:
+                continue  # "SKU: Brand:": a label, not this field's value
             best = (rank, value)
         if best is not None:
             out[field_name] = best[1]
@@ -831,7 +834,7 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
         value = value.strip()
         if not value and i + 1 < len(leaves):
             value = " ".join(leaves[i + 1].split())
-        if value and len(value) <= 80:
+        if value and len(value) <= 80 and not label_like(value):
             found.append({"name": label, "value": value})
     return found
 
@@ -1173,8 +1176,25 @@ def valid_gtin(value: Any) -> str | None:
     return code if _check_digit(code[:-1]) == int(code[-1]) else None
 
 
+# Placeholders a template prints where an identifier or brand is missing.
+_PLACEHOLDERS = frozenset("n/a na n.a. none null undefined nil unknown tbd tba - -- — ― / 0".split())
+
+
+def identifier_value(value: str | None) -> str | None:
+    """``value`` unless it is a label, a delimiter or a placeholder ("SKU:", "Model #", "N/A")."""
+    if not value:
+        return None
+    text = " ".join(value.split())
+    low = text.lower()
+    if label_like(text) or low in _PLACEHOLDERS or low.rstrip(".") in _LABEL_INDEX:
+        return None
+    return text
+
+
 def _finish(out: dict[str, Any]) -> dict[str, Any]:
-    """Normalise strings, the price and a brand written as "label: brand"."""
+    """Normalise strings, the price and a brand written as "label: brand"; no label is a value."""
+    for key in LABEL_FIELDS:
+        out[key] = identifier_value(out[key]) if isinstance(out[key], str) else out[key]
     if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
         # "See more from the brand: Acme" -> "Acme"
         out["brand"] = re.split(r"[:：]", out["brand"])[-1].strip() or out["brand"]

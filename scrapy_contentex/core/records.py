@@ -572,8 +572,20 @@ def _ok_name(name: str) -> bool:
     return not (name.endswith(".") and tokens >= 4)
 
 
+def label_like(value: str) -> bool:
+    """A text that is a label or a delimiter, never a value: "SKU:", "Model #", ":", "-".
+
+    Pages of label-like text (an empty spec row, labels in a column) put
+    one label right after another; whatever follows a label is then taken
+    for its value unless it is refused here.
+    """
+    text = value.strip()
+    return not text or not any(ch.isalnum() for ch in text) or text[-1] in ":：#"
+
+
 def _ok_value(value: str) -> bool:
-    return bool(value) and len(value) <= _VALUE_MAX_CHARS and token_count(value) > 0
+    return (bool(value) and len(value) <= _VALUE_MAX_CHARS and token_count(value) > 0
+            and not label_like(value))
 
 
 _IDENTIFIER_NAME_RE = re.compile(r"isbn|ean|gtin|upc|条形码|条码")
