@@ -37,6 +37,7 @@ from .price import (
     PageContext,
     context_from,
     currency_code,
+    instalment,
     normalize_amount,
     parse_price,
     sign_fits,
@@ -76,7 +77,7 @@ FIELDS = ("name", "price", "currency", "currencyRaw", "regularPrice", "availabil
 # "SKU MKI6IKW1N4", "Item #418295": an identifier label and its code in one text.
 _ID_TEXT_RE = re.compile(
     r"^\s*(sku|asin|item\s*#|item\s+no\.?|art\.?-?\s?nr\.?|ean|upc|isbn(?:[- ]?1[03])?|mpn|gtin)"
-    r"\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",
+    r"(?![^\W\d_])\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",  # "Skullcandy" is no "SKU llcandy"
     re.I,
 )
 # What every _ID_TEXT_RE match starts with (a guard that needs no normalised text).
@@ -282,6 +283,62 @@ def _class_id(el: HtmlElement) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
+# Rails of other products shown beside or after this one: their prices and stock
+# badges are theirs. Named so by class or id in every theme.
+_RAIL_RE = re.compile(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+                      r"recently|you-?may|frequently|bought-?together|suggest", re.I)
+# Instalment plans and their widgets: an amount per month is not the price.
+_INSTALMENT_CLASS_RE = re.compile(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+                                  r"sezzle|zip-?pay|pay-?later|paylater", re.I)
+_RAIL_DEPTH = 30
+
+
+def _in_rail(el: HtmlElement | None, memo: dict) -> bool:
+    """The element sits in a rail of other products (related, recommended, recently viewed ...).
+
+    ``memo`` keeps each visited element's verdict, so a page's price and
+    stock candidates walk each ancestor chain about once.
+    """
+    path = []
+    node = el
+    verdict = False
+    for _ in range(_RAIL_DEPTH):
+        if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html"):
+            break
+        known = memo.get(node)
+        if known is not None:
+            verdict = known
+            break
+        path.append(node)
+        if _RAIL_RE.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            verdict = True
+            break
+        node = node.getparent()
+    for visited in path:
+        memo[visited] = verdict
+    return verdict
+
+
+def _neighbours(leaves: list, index: int) -> tuple[str, str]:
+    """The short texts right before and after leaf ``index`` ("" when long or absent)."""
+    before = leaves[index - 1] if index > 0 and len(leaves[index - 1]) <= 60 else ""
+    after = leaves[index + 1] if index + 1 < len(leaves) and len(leaves[index + 1]) <= 60 else ""
+    return before, after
+
+
+def _instalment_at(leaves: list, index: int, el: HtmlElement | None = None) -> bool:
+    """The price at leaf ``index`` is a part payment: by its words or its element's class."""
+    node = el
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str):
+            break
+        if _INSTALMENT_CLASS_RE.search(_class_id(node)):
+            return True
+        node = node.getparent()
+    before, after = _neighbours(leaves, index)
+    return instalment(before, leaves[index], after)
+
+
 def _price_element(leaf, marked: dict | None = None) -> HtmlElement | None:
     """The element marked as a price (or struck through) that holds a text leaf.
 
@@ -352,11 +409,12 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
     current_at = first_at = -1
     seen: set = set()
     marked: dict = {}
+    rails: dict = {}
     for index, leaf in enumerate(leaves):
         if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
         el = _price_element(leaf, marked)
-        if el is None:
+        if el is None or _in_rail(el, rails):
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         # A leaf that is a whole price ("131 990 тг.") is read alone, so an
@@ -372,7 +430,7 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
             parsed = _with_nearby_currency(el, parse_price(text, ctx), ctx)
             owner = el
         seen.add(el)
-        if parsed.amount is None or parsed.amount == "0":
+        if parsed.amount is None or parsed.amount == "0" or _instalment_at(leaves, index, owner):
             continue
         old = (_is_struck(owner) or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
                or (owner is not el and bool(_NOT_CURRENT_CLASS_RE.search(_class_id(owner))))
@@ -443,6 +501,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
     """
     current = regular = None
     current_at = -1
+    rails: dict = {}
     for index, leaf in enumerate(leaves[:limit]):
         if len(leaf) > 14 or len(leaf.strip()) < 1:
             continue
@@ -454,7 +513,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
         is_regular = bool(_REGULAR_LABEL_RE.search(low))
         if not is_regular and not _CURRENT_LABEL_RE.search(low):
             continue
-        if (regular if is_regular else current) is not None:
+        if (regular if is_regular else current) is not None or _in_rail(leaf.getparent(), rails):
             continue
         symbol = re.search(r"[$¥￥€£]", leaf)
         for offset in range(1, 5):
@@ -473,6 +532,8 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
                 text = value.strip() + after.strip()
             parsed = parse_price(text, ctx)
             if parsed.amount and parsed.amount != "0" and parsed.currency:
+                if _instalment_at(leaves, index + offset):
+                    break  # "Monthly: $15": the label announces a part payment
                 if is_regular:
                     regular = parsed
                 else:
@@ -500,6 +561,7 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
     start = _heading_leaf(leaves, heading, before) if heading is not None else None
     if start is None:
         return None, -1
+    rails: dict = {}
     for index in range(start + 1, min(before, start + 1 + limit)):
         leaf = leaves[index]
         if len(leaf) > 24 or not _AMOUNT_RE.search(leaf) or not _PRICE_ONLY_RE.match(leaf):
@@ -509,6 +571,8 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         if owner is None or _in_link(owner) or _is_struck(owner) or _REGULAR_WORD_RE.match(leaf.lower()):
+            continue
+        if _in_rail(owner, rails) or _instalment_at(leaves, index, owner):
             continue
         if _REGULAR_LABEL_RE.search(leaves[index - 1].lower().strip()):
             continue  # "建議售價 $3200", "List price: $99": the former price
@@ -655,23 +719,30 @@ def _stock_matches(leaves: list, max_len: int = 80):
         yield short[index], phrase
 
 
+# "(19 available)", "(3 left)": a count in brackets after a stock statement.
+_COUNT_NOTE_RE = re.compile(r"[(（\[][^()（）\[\]]{0,30}\d[^()（）\[\]]{0,30}[)）\]]")
+
+
 def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
     stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
     """
+    rails: dict = {}
     for leaf, phrase in _stock_matches(leaves):
         # The phrase must be most of the text: "Out of stock" is a statement,
-        # "Image not available for this colour" is not about stock.
-        if len(phrase) < 0.45 * len(leaf.strip()):
+        # "Image not available for this colour" is not about stock; a count in
+        # brackets is part of the statement ("In stock (19 available)").
+        if len(phrase) < 0.45 * len(_COUNT_NOTE_RE.sub("", leaf).strip()):
             continue
         parent = leaf.getparent()
         if parent is None:
             continue
         owner = parent if leaf.is_text else parent.getparent()
-        # inside a link (another product's tile, a filter) or hidden: not this product's state
-        if owner is None or _in_link(owner) or _hidden(owner):
+        # inside a link (another product's tile, a filter), hidden, or in a rail of
+        # other products: not this product's state
+        if owner is None or _in_link(owner) or _hidden(owner) or _in_rail(owner, rails):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
     for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
@@ -761,6 +832,31 @@ _URL_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{4,30}[A-Za-z0-9]")
 # Each candidate is looked for in every short text: a crafted URL of thousands
 # of tokens would cost tokens x texts. Real product URLs hold a handful.
 _MAX_URL_TOKENS = 16
+
+
+def _labelled_code(pairs: list[dict[str, str]]) -> str | None:
+    """The code a page shows under an sku label of its own ("SKU MKI6IKW1N4", "Cod produs: DR2401").
+
+    Only a label of the sku list taken whole (not "item average") and a
+    value that reads as a code (a digit in it) count: this is what replaces
+    a declared sku the page never shows, usually a variant's.
+    """
+    for pair in pairs:
+        hit = _label_field(pair["name"])
+        if hit is None or hit[0] != "sku" or hit[1] >= 100:
+            continue
+        value = (pair["value"].split() or [""])[0].strip("〈〉《》【】()（）[]<>,;.")
+        if _CODE_RE.fullmatch(value) and identifier_value(value):
+            return value
+    return None
+
+
+def _shown(code: str, leaves: list) -> bool:
+    """The code is a word of some short text of the page (not only inside a longer token)."""
+    for leaf in leaves:
+        if len(leaf) <= 200 and code in leaf and code in _WORD_SPLIT_RE.split(leaf.strip()):
+            return True
+    return False
 
 
 def _sku_from_url(url: str | None, leaves: list) -> str | None:
@@ -1233,13 +1329,18 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = list(document_records(doc, params).properties)  # a copy: an author may be added
     out["additionalProperties"] = props
-    # Identifier pairs only fill gaps: with all four fields known the scan cannot change anything.
-    missing = any(not out.get(k) for k in LABEL_FIELDS)
-    for key, value in _from_props(props + (_identifier_pairs(leaves) if missing else [])).items():
+    # Identifier pairs fill gaps, and replace a declared sku the page never shows
+    # (a variant's code): otherwise the scan cannot change anything.
+    unshown = bool(out.get("sku")) and not _shown(str(out["sku"]), leaves)
+    missing = unshown or any(not out.get(k) for k in LABEL_FIELDS)
+    pairs = props + (_identifier_pairs(leaves) if missing else [])
+    for key, value in _from_props(pairs).items():
         if key == "gtin":
             value = valid_gtin(value)
         if not out.get(key):
             out[key] = value
+    if unshown:
+        out["sku"] = _labelled_code(pairs) or out["sku"]
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
     heading = _product_heading(body, tree, meta)
