@@ -165,7 +165,8 @@ def described_section(tree: HtmlElement, leaves: list) -> str | None:
         panel = _panel(owner, tree)
         if panel is not None:
             text, link = section_text(panel)
-            if _label_key(text[:len(label) + 2]) == label:
+            head = text[:len(label) + 1].lower()
+            if head.startswith(label) and not head[len(label):].isalnum():
                 text = text[len(label):].strip(" :：")  # the panel repeats its tab's name
             if _acceptable(text, link):
                 return text

@@ -851,6 +851,14 @@ def _labelled_code(pairs: list[dict[str, str]]) -> str | None:
     return None
 
 
+def _in_url(code: str, url: str | None) -> bool:
+    """The code is one of the URL's tokens (a product id the shop routes by)."""
+    if not url or code not in url:
+        return False
+    parts = urlsplit(url)
+    return code in _URL_TOKEN_RE.findall(parts.path + " " + parts.query)
+
+
 def _shown(code: str, leaves: list) -> bool:
     """The code is a word of some short text of the page (not only inside a longer token)."""
     for leaf in leaves:
@@ -1329,9 +1337,10 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = list(document_records(doc, params).properties)  # a copy: an author may be added
     out["additionalProperties"] = props
-    # Identifier pairs fill gaps, and replace a declared sku the page never shows
-    # (a variant's code): otherwise the scan cannot change anything.
-    unshown = bool(out.get("sku")) and not _shown(str(out["sku"]), leaves)
+    # Identifier pairs fill gaps, and replace a declared sku that the page never
+    # shows (a variant's code) or that is only the URL's number: otherwise the
+    # scan cannot change anything.
+    unshown = bool(out.get("sku")) and (not _shown(str(out["sku"]), leaves) or _in_url(str(out["sku"]), doc.url))
     missing = unshown or any(not out.get(k) for k in LABEL_FIELDS)
     pairs = props + (_identifier_pairs(leaves) if missing else [])
     for key, value in _from_props(pairs).items():
