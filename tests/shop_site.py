@@ -12,36 +12,23 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-BOOKS = [
-    {
-        "slug": "the-quiet-harbour_41", "name": "The Quiet Harbour", "price": "28.34",
-        "stock": "In stock (19 available)", "availability": "InStock", "layout": "table",
-        "upc": "a897fe39b1053632", "author": "Mara Ellison",
-        "description": ("A lighthouse keeper's daughter inherits a failing boatyard and must decide "
-                        "whether to sell it to the developers circling the bay or to rebuild the "
-                        "old wooden ketch her father never finished. A slow, warm novel about "
-                        "craft, grief and the small town that raised her."),
-    },
-    {
-        "slug": "counting-the-stars_7", "name": "Counting the Stars", "price": "13.99",
-        "stock": "Out of stock", "availability": "OutOfStock", "layout": "dl",
-        "upc": "6957f44c3847a760", "author": "Theo Brandt",
-        "description": ("An astronomer on a remote mountain observatory keeps a night log for a "
-                        "year. Each entry pairs one object in the sky with a memory from the "
-                        "valley below, until the two begin to tell a single story."),
-    },
-    {
-        "slug": "salt-and-iron_102", "name": "Salt and Iron", "price": "47.82",
-        "stock": "In stock (3 available)", "availability": "InStock", "layout": "dl",
-        "upc": "e00eb4fd7b871a48", "author": "Ines Okafor",
-        "description": ("The history of a coastal foundry town told through the ledgers, letters "
-                        "and court papers its workers left behind, from the first furnace to the "
-                        "strike that closed it."),
-    },
-]
-
-PROPERTY_NAMES = ("UPC", "Product Type", "Price (excl. tax)", "Price (incl. tax)", "Tax",
-                  "Availability", "Number of reviews")
+_FIELDS = ("slug", "name", "price", "stock", "availability", "layout", "upc", "author", "description")
+BOOKS = [dict(zip(_FIELDS, row, strict=True)) for row in (
+    ("the-quiet-harbour_41", "The Quiet Harbour", "28.34", "In stock (19 available)", "InStock", "table",
+     "a897fe39b1053632", "Mara Ellison",
+     "A lighthouse keeper's daughter inherits a failing boatyard and must decide whether to sell it "
+     "to the developers circling the bay or to rebuild the old wooden ketch her father never "
+     "finished. A slow, warm novel about craft, grief and the small town that raised her."),
+    ("counting-the-stars_7", "Counting the Stars", "13.99", "Out of stock", "OutOfStock", "dl",
+     "6957f44c3847a760", "Theo Brandt",
+     "An astronomer on a remote mountain observatory keeps a night log for a year. Each entry pairs "
+     "one object in the sky with a memory from the valley below, until the two begin to tell a "
+     "single story."),
+    ("salt-and-iron_102", "Salt and Iron", "47.82", "In stock (3 available)", "InStock", "dl",
+     "e00eb4fd7b871a48", "Ines Okafor",
+     "The history of a coastal foundry town told through the ledgers, letters and court papers its "
+     "workers left behind, from the first furnace to the strike that closed it."),
+)]
 
 
 def properties(book: dict) -> list[tuple[str, str]]:
