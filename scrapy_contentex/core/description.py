@@ -14,6 +14,7 @@ the product's heading that reads as sentences and is no link text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
@@ -23,7 +24,8 @@ from .shop_words import DESCRIPTION_HEADINGS
 
 _HEADINGS = frozenset(DESCRIPTION_HEADINGS)
 # "About this item", "About this game": a heading naming what the page sells (not the seller).
-_ABOUT_RE = re.compile(r"about (?:this|the) (?:item|product|game|book|app|album|film|title|kit|set|model)")
+_ABOUT_THINGS = ("item", "product", "game", "book", "app", "album", "film", "title", "kit", "set", "model")
+_ABOUT_RE = re.compile(rf"about (?:this|the) (?:{'|'.join(_ABOUT_THINGS)})")
 _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 _NO_TEXT = frozenset("script style noscript template button select option form".split())
 # A heading's label: at most this long, and read among the first leaves of the page.
@@ -43,9 +45,19 @@ _BREAK_TAGS = frozenset("p br li div tr td th dd dt h1 h2 h3 h4 h5 h6 section ul
 _TARGET_ATTRS = ("href", "aria-controls", "data-target", "data-bs-target", "data-tab", "for")
 
 
+_LABEL_TRIM = " :：-–|•"
+# A text that is a heading's name alone, between the separators (\x00) of the
+# joined texts: blanks, bullets, a colon or a count in brackets around it.
+_HEADING_RE = re.compile(
+    "\x00[\\s:：|•–-]*((?:" + "|".join(re.escape(n).replace("\\ ", "\\s+") for n in
+                                   sorted(_HEADINGS, key=len, reverse=True))
+    + "|about\\s+(?:this|the)\\s+(?:" + "|".join(_ABOUT_THINGS) + "))"
+    + "[\\s:：|•–-]*(?:[(（\\[]\\s*\\d*\\s*[)）\\]])?[\\s:：]*)(?![^\x00])")
+
+
 def _label_key(text: str) -> str:
     """A heading's text as matched: lower case, one space, no trailing colon or count."""
-    key = " ".join(text.lower().split()).strip(" :：-–|•")
+    key = " ".join(text.lower().split()).strip(_LABEL_TRIM)
     return _COUNT_RE.sub("", key).strip(" :：")
 
 
@@ -109,14 +121,18 @@ def _panel(label_el: HtmlElement, tree: HtmlElement) -> HtmlElement | None:
 
 
 def _ends_section(sibling: HtmlElement, head: HtmlElement) -> bool:
-    """A sibling that opens the next section: a heading, or a block shaped like the head."""
-    if sibling.tag in _HEADING_TAGS:
-        return True
+    """A sibling that opens the next section: a heading, a block shaped like the head,
+    or a block that opens with a heading (``<div><h2>Reviews</h2>…``)."""
     if sibling.tag == head.tag and sibling.get("class") and sibling.get("class") == head.get("class"):
         return True
-    first = next(iter(sibling.iter(*_HEADING_TAGS)), None)
-    return first is not None and first.getparent() is sibling and sibling.index(first) == 0 and not (
-        (sibling.text or "").strip())
+    node = sibling
+    for _ in range(3):
+        if node.tag in _HEADING_TAGS:
+            return True
+        if (node.text or "").strip() or not len(node) or not isinstance(node[0].tag, str):
+            return False
+        node = node[0]
+    return node.tag in _HEADING_TAGS
 
 
 def _after_heading(label_el: HtmlElement, label: str) -> str | None:
@@ -151,14 +167,30 @@ def _after_heading(label_el: HtmlElement, label: str) -> str | None:
     return None
 
 
+def _heading_leaves(leaves: list):
+    """The leaves whose whole text is a description heading's name, in order, with the name.
+
+    The texts are joined with a separator no text holds and one regex finds
+    the names standing alone between two separators: a C-level scan, where a
+    Python test per text cost more than the rest of the description search.
+    """
+    texts = [leaf if len(leaf) <= _LABEL_MAX else "" for leaf in leaves[:_MAX_LEAVES]]
+    joined = "\x00" + "\x00".join(texts).lower() + "\x00"  # a literal first character: a fast scan
+    if not _HEADING_RE.search(joined):
+        return
+    starts = []
+    pos = 0
+    for text in texts:
+        starts.append(pos)
+        pos += len(text) + 1
+    for match in _HEADING_RE.finditer(joined):
+        index = bisect_right(starts, match.start()) - 1  # the match opens at the separator before it
+        yield leaves[index], _label_key(match.group(1))
+
+
 def described_section(tree: HtmlElement, leaves: list) -> str | None:
     """The text under the page's first description heading or tab that has some."""
-    for leaf in leaves[:_MAX_LEAVES]:
-        if len(leaf) > _LABEL_MAX:
-            continue
-        label = _label_key(leaf)
-        if label not in _HEADINGS and not _ABOUT_RE.fullmatch(label):
-            continue
+    for leaf, label in _heading_leaves(leaves):
         owner = _owner(leaf)
         if owner is None or _label_key(section_text(owner, 200)[0]) != label:
             continue  # the label is part of a longer text

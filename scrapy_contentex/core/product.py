@@ -291,32 +291,37 @@ _RAIL_RE = re.compile(r"related|recommend|upsell|up-sell|cross-?sell|similar|als
 _INSTALMENT_CLASS_RE = re.compile(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
                                   r"sezzle|zip-?pay|pay-?later|paylater", re.I)
 _RAIL_DEPTH = 30
+class _Rails:
+    """Which elements of a page sit in a rail of other products.
 
-
-def _in_rail(el: HtmlElement | None, memo: dict) -> bool:
-    """The element sits in a rail of other products (related, recommended, recently viewed ...).
-
-    ``memo`` keeps each visited element's verdict, so a page's price and
-    stock candidates walk each ancestor chain about once.
+    An element is in a rail when it or an ancestor (below ``<body>``) has a
+    class or id naming one. Verdicts are remembered per element, so the
+    neighbouring candidates of a page walk each ancestor chain about once.
     """
-    path = []
-    node = el
-    verdict = False
-    for _ in range(_RAIL_DEPTH):
-        if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html"):
-            break
-        known = memo.get(node)
-        if known is not None:
-            verdict = known
-            break
-        path.append(node)
-        if _RAIL_RE.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
-            verdict = True
-            break
-        node = node.getparent()
-    for visited in path:
-        memo[visited] = verdict
-    return verdict
+
+    def __init__(self) -> None:
+        self.memo: dict = {}
+
+    def holds(self, el: HtmlElement | None) -> bool:
+        path = []
+        node = el
+        verdict = False
+        for _ in range(_RAIL_DEPTH):
+            if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html"):
+                break
+            known = self.memo.get(node)
+            if known is not None:
+                verdict = known
+                break
+            path.append(node)
+            marks = node.get("class") or node.get("id")
+            if marks and _RAIL_RE.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
+                verdict = True
+                break
+            node = node.getparent()
+        for visited in path:
+            self.memo[visited] = verdict
+        return verdict
 
 
 def _neighbours(leaves: list, index: int) -> tuple[str, str]:
@@ -391,7 +396,7 @@ def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
     return parsed
 
 
-def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]:
+def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None) -> tuple[Any, Any, int, int]:
     """Current and regular price from elements marked as prices, in document order.
 
     An element counts when its class/id/itemprop says "price" (in several
@@ -409,12 +414,12 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
     current_at = first_at = -1
     seen: set = set()
     marked: dict = {}
-    rails: dict = {}
+    rails = rails or _Rails()
     for index, leaf in enumerate(leaves):
         if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
         el = _price_element(leaf, marked)
-        if el is None or _in_rail(el, rails):
+        if el is None or rails.holds(el):
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         # A leaf that is a whole price ("131 990 тг.") is read alone, so an
@@ -430,13 +435,15 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
             parsed = _with_nearby_currency(el, parse_price(text, ctx), ctx)
             owner = el
         seen.add(el)
-        if parsed.amount is None or parsed.amount == "0" or _instalment_at(leaves, index, owner):
+        if parsed.amount is None or parsed.amount == "0":
             continue
         old = (_is_struck(owner) or _is_struck(el) or bool(_NOT_CURRENT_CLASS_RE.search(_class_id(el)))
                or (owner is not el and bool(_NOT_CURRENT_CLASS_RE.search(_class_id(owner))))
                or bool(_REGULAR_WORD_RE.match(leaf.lower())))
         if old:
             regular = regular or parsed
+        elif _instalment_at(leaves, index, owner):
+            continue  # a part payment, not a price of the product
         elif current is None:
             current, current_at, first_at = parsed, index, index
         elif (regular is None and index - current_at <= _SALE_WINDOW and _cheaper(parsed, current)
@@ -491,7 +498,7 @@ def _label_end(low: str) -> str:
         low = core
 
 
-def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
+def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
     """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
 
     For shops whose price elements carry no telling class. The value is the
@@ -501,7 +508,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
     """
     current = regular = None
     current_at = -1
-    rails: dict = {}
+    rails = rails or _Rails()
     for index, leaf in enumerate(leaves[:limit]):
         if len(leaf) > 14 or len(leaf.strip()) < 1:
             continue
@@ -513,7 +520,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
         is_regular = bool(_REGULAR_LABEL_RE.search(low))
         if not is_regular and not _CURRENT_LABEL_RE.search(low):
             continue
-        if (regular if is_regular else current) is not None or _in_rail(leaf.getparent(), rails):
+        if (regular if is_regular else current) is not None or rails.holds(leaf.getparent()):
             continue
         symbol = re.search(r"[$¥￥€£]", leaf)
         for offset in range(1, 5):
@@ -549,7 +556,7 @@ _PRICE_ONLY_RE = re.compile(r"^\s*[^\d\s]{0,4}\s?\d[\d.,\s]{0,14}\s?[^\d\s]{0,4}
 
 
 def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageContext,
-                         before: int = 3000, limit: int = 60):
+                         before: int = 3000, limit: int = 60, rails: _Rails | None = None):
     """The first text after the page's <h1> (``heading``) that is only a price, and its index.
 
     Shop themes that mark nothing ("<h1>Name</h1> ... <h2>$87.11</h2>") still
@@ -561,7 +568,7 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
     start = _heading_leaf(leaves, heading, before) if heading is not None else None
     if start is None:
         return None, -1
-    rails: dict = {}
+    rails = rails or _Rails()
     for index in range(start + 1, min(before, start + 1 + limit)):
         leaf = leaves[index]
         if len(leaf) > 24 or not _AMOUNT_RE.search(leaf) or not _PRICE_ONLY_RE.match(leaf):
@@ -572,7 +579,7 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         if owner is None or _in_link(owner) or _is_struck(owner) or _REGULAR_WORD_RE.match(leaf.lower()):
             continue
-        if _in_rail(owner, rails) or _instalment_at(leaves, index, owner):
+        if rails.holds(owner) or _instalment_at(leaves, index, owner):
             continue
         if _REGULAR_LABEL_RE.search(leaves[index - 1].lower().strip()):
             continue  # "建議售價 $3200", "List price: $99": the former price
@@ -723,13 +730,13 @@ def _stock_matches(leaves: list, max_len: int = 80):
 _COUNT_NOTE_RE = re.compile(r"[(（\[][^()（）\[\]]{0,30}\d[^()（）\[\]]{0,30}[)）\]]")
 
 
-def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
+def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None = None) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
     stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
     """
-    rails: dict = {}
+    rails = rails or _Rails()
     for leaf, phrase in _stock_matches(leaves):
         # The phrase must be most of the text: "Out of stock" is a statement,
         # "Image not available for this colour" is not about stock; a count in
@@ -742,7 +749,7 @@ def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
         owner = parent if leaf.is_text else parent.getparent()
         # inside a link (another product's tile, a filter), hidden, or in a rail of
         # other products: not this product's state
-        if owner is None or _in_link(owner) or _hidden(owner) or _in_rail(owner, rails):
+        if owner is None or _in_link(owner) or _hidden(owner) or rails.holds(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
     for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
@@ -1181,17 +1188,18 @@ def _shown_title_part(title: str, leaves: list) -> str | None:
 
 
 def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
-                 ctx: PageContext, heading: HtmlElement | None = None) -> None:
+                 ctx: PageContext, heading: HtmlElement | None = None, rails: _Rails | None = None) -> None:
     """Price, currency and regular price from the page when structured data left gaps.
 
     Also sets ``currencyRaw`` to the sign the page shows when structured data
     only gave an ISO code.
     """
-    current, regular, current_at, first_at = _visible_prices(leaves, ctx)
+    rails = rails or _Rails()
+    current, regular, current_at, first_at = _visible_prices(leaves, ctx, rails)
     # With both prices marked on the page, a label-announced price only matters
     # when it comes first: the labels after the marked prices are not read.
     limit = min(first_at, 3000) if current is not None and regular is not None else 3000
-    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit)
+    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit, rails)
     # The product's own price comes first on the page: the earlier source wins.
     if labelled is not None and (current is None or labelled_at < first_at):
         current, current_at = labelled, labelled_at
@@ -1199,7 +1207,7 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
     if current is None or current_at >= 0:
         # a price printed right after the name, before the marked one (or with none marked)
         shown, shown_at = _price_after_heading(leaves, heading, ctx,
-                                               len(leaves) if current is None else first_at)
+                                               len(leaves) if current is None else first_at, rails=rails)
         if shown is not None and (current is None or shown_at < first_at):
             current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
@@ -1353,10 +1361,11 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
     heading = _product_heading(body, tree, meta)
-    _fill_prices(out, leaves, props, ctx, heading)
+    rails = _Rails()  # rails of other products: their prices and stock are not this one's
+    _fill_prices(out, leaves, props, ctx, heading, rails)
 
     if not out["availability"]:
-        out["availability"] = _visible_availability(body, leaves)
+        out["availability"] = _visible_availability(body, leaves, rails)
     if not out["availability"] and out["price"]:
         # A shop shows a price for what it sells; sold-out pages say so, and
         # that was looked for above. Price without any stock word: in stock.
