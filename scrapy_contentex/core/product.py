@@ -314,8 +314,8 @@ class _Rails:
                 verdict = known
                 break
             path.append(node)
-            marks = node.get("class") or node.get("id")
-            if marks and _RAIL_RE.search(f"{node.get('class') or ''} {node.get('id') or ''}"):
+            classes, ident = node.get("class"), node.get("id")
+            if (classes and _RAIL_RE.search(classes)) or (ident and _RAIL_RE.search(ident)):
                 verdict = True
                 break
             node = node.getparent()
