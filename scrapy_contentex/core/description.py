@@ -39,6 +39,7 @@ _MAX_LINK_SHARE = 0.5
 # this many leaves after the product's heading.
 _PROSE_TOKENS = 25
 _PROSE_WINDOW = 400
+_PROSE_BLOCKS = frozenset("p div section article td li".split())
 _SENTENCE_END_RE = re.compile(r"[.!?。！？]")
 _COUNT_RE = re.compile(r"\s*[(（\[]?\s*\d*\s*[)）\]]?\s*$")
 _BREAK_TAGS = frozenset("p br li div tr td th dd dt h1 h2 h3 h4 h5 h6 section ul ol table".split())
@@ -261,8 +262,10 @@ def prose_after(leaves: list, start: int) -> str | None:
         if owner is None or _in_link(owner):
             continue
         block = owner
-        while block.tag not in ("p", "div", "section", "article", "td", "li") and block.getparent() is not None:
+        while block.tag not in _PROSE_BLOCKS and block.getparent() is not None:
             block = block.getparent()
+        if block.tag not in _PROSE_BLOCKS:
+            continue  # text straight under <body>: no paragraph of its own
         text, link = section_text(block)
         if token_count(text) < _PROSE_TOKENS or link > _MAX_LINK_SHARE * len(text):
             continue
