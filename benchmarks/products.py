@@ -253,6 +253,7 @@ CV_KNOBS = (
     ("scrapy_contentex.core.description", "_MAX_LINK_SHARE", (0.2, 0.35, 0.5, 0.7, 1.0), "description"),
     ("scrapy_contentex.core.description", "_PROSE_TOKENS", (10, 15, 25, 40, 60), "description"),
     ("scrapy_contentex.core.description", "_PROSE_WINDOW", (100, 200, 400, 800, 1600), "description"),
+    ("scrapy_contentex.core.description", "_NAMED_SHARE", (0.2, 0.34, 0.5, 0.67, 0.8), "description"),
     ("scrapy_contentex.core.product", "_SALE_WINDOW", (0, 4, 8, 12, 24), "price"),
 )
 CV_FOLDS = 5

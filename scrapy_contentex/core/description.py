@@ -39,6 +39,8 @@ _MAX_LINK_SHARE = 0.5
 # this many leaves after the product's heading.
 _PROSE_TOKENS = 25
 _PROSE_WINDOW = 400
+# The share of the product name's own words a meta description must hold.
+_NAMED_SHARE = 0.5
 _PROSE_BLOCKS = frozenset("p div section article td li".split())
 _SENTENCE_END_RE = re.compile(r"[.!?。！？]")
 _COUNT_RE = re.compile(r"\s*[(（\[]?\s*\d*\s*[)）\]]?\s*$")
@@ -215,7 +217,7 @@ _TITLE_SPLIT_RE = re.compile(r"\s+[|\-–—»/:]\s+|\s*[|｜]\s*")
 def _named(text_words: set[str], name: str, site: set[str]) -> bool:
     """Most of a name's own words (not the site's, not short ones) are among ``text_words``."""
     wanted = {w for w in tokens(name.lower()) if w not in site and (len(w) > 3 or not w.isascii())}
-    return bool(wanted) and len(wanted & text_words) >= 0.5 * len(wanted)
+    return bool(wanted) and len(wanted & text_words) >= _NAMED_SHARE * len(wanted)
 
 
 def meta_description(meta: dict[str, str], name: str | None, title: str | None,
