@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from .lang import normalize_space, token_count, tokens
+from .lang import clean_lines, normalize_space, token_count, tokens
 from .shop_words import DESCRIPTION_HEADINGS
 
 _HEADINGS = frozenset(DESCRIPTION_HEADINGS)
@@ -41,6 +41,9 @@ _PROSE_TOKENS = 25
 _PROSE_WINDOW = 400
 # The share of the product name's own words a meta description must hold.
 _NAMED_SHARE = 0.5
+# Blanks of the markup (line breaks of the source too): one space. Paragraph
+# breaks come from block elements.
+_BLANKS_RE = re.compile(r"\s+")
 _PROSE_BLOCKS = frozenset("p div section article td li".split())
 _SENTENCE_END_RE = re.compile(r"[.!?。！？]")
 _COUNT_RE = re.compile(r"\s*[(（\[]?\s*\d*\s*[)）\]]?\s*$")
@@ -75,31 +78,36 @@ def section_text(el: HtmlElement, limit: int = _MAX_CHARS) -> tuple[str, int]:
     """Visible text of ``el`` (code and form controls left out) and how much of it is link text."""
     parts: list[str] = []
     size = link = 0
-    stack = [(el, False)]
+    stack: list = [(el, False)]
     while stack and size < limit:
         node, in_link = stack.pop()
+        if node is None:  # the end of a block: a paragraph break
+            parts.append("\n")
+            continue
         if isinstance(node, str):  # a tail, pushed as text
-            parts.append(node)
+            parts.append(_BLANKS_RE.sub(" ", node))
             size += len(node)
             continue
         if not isinstance(node.tag, str) or node.tag in _NO_TEXT:
             if node.tail and node is not el:
-                parts.append(node.tail)
+                parts.append(_BLANKS_RE.sub(" ", node.tail))
                 size += len(node.tail)
             continue
         in_link = in_link or node.tag == "a"
         if node.tail and node is not el:
             stack.append((node.tail, False))
+        if node.tag in _BREAK_TAGS:
+            stack.append((None, False))
         for child in reversed(node):
             stack.append((child, in_link))
         if node.tag in _BREAK_TAGS:
-            parts.append(" ")
+            parts.append("\n")
         if node.text:
-            parts.append(node.text)
+            parts.append(_BLANKS_RE.sub(" ", node.text))
             size += len(node.text)
             if in_link:
                 link += len(node.text.strip())
-    return normalize_space("".join(parts))[:limit], link
+    return clean_lines("".join(parts))[:limit], link
 
 
 def _acceptable(text: str, link: int) -> bool:
@@ -145,7 +153,7 @@ def _after_heading(label_el: HtmlElement, label: str) -> str | None:
         parts: list[str] = []
         links = size = 0
         if head.tail and head.tail.strip():
-            parts.append(head.tail)
+            parts.append(_BLANKS_RE.sub(" ", head.tail))
         sibling = head.getnext()
         while sibling is not None and size < _MAX_CHARS:
             if isinstance(sibling.tag, str):
@@ -156,9 +164,9 @@ def _after_heading(label_el: HtmlElement, label: str) -> str | None:
                 size += len(text)
                 links += link
             if sibling.tail and sibling.tail.strip():
-                parts.append(sibling.tail)
+                parts.append(_BLANKS_RE.sub(" ", sibling.tail))
             sibling = sibling.getnext()
-        text = normalize_space(" ".join(parts))
+        text = clean_lines("\n".join(parts))
         if text:
             return text if _acceptable(text, links) else None
         parent = head.getparent()
@@ -279,5 +287,5 @@ def prose_after(leaves: list, start: int) -> str | None:
                 break
             parts.append(more)
             sibling = sibling.getnext()
-        return normalize_space(" ".join(parts))[:_MAX_CHARS]
+        return clean_lines("\n".join(parts))[:_MAX_CHARS]
     return None
