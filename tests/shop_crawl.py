@@ -47,6 +47,8 @@ def main(site: Path, output: Path) -> int:
             "TELNETCONSOLE_ENABLED": False,
             "REMOTE_CONTROL_ENABLED": False,
             "LOG_LEVEL": "INFO",
+            "CONCURRENT_REQUESTS": 4,  # a shared test machine: a few connections at a time
+            "RETRY_TIMES": 5,
             "FEED_EXPORT_ENCODING": "utf-8",
             "FEEDS": {
                 (output / "products.jsonl").as_uri(): {
