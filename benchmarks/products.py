@@ -1,6 +1,6 @@
-"""Products and records benchmark: ours vs an extruct + price-parser baseline, and auto kind.
+r"""Products and records benchmark: ours vs an extruct + price-parser baseline, and auto kind.
 
-    python -m benchmarks.products [--limit N] [--verbose] [--profile] [--breakdown]
+    python -m benchmarks.products [--limit N] [--verbose] [--profile] [--breakdown] [--cv] [--dump FILE]
 
 Metrics as ../shared/datasets/README.md defines them:
 
@@ -12,7 +12,22 @@ Metrics as ../shared/datasets/README.md defines them:
 * records-books: name accuracy after normalisation, attribute-value recall (a
   true value is found when, normalised, it equals or is contained in one
   extracted additionalProperties value), and properties per page.
+* description, on the wcxb-dev pages whose ``page_type`` is product (no
+  set has description truth; their gold is the page's main text, which holds
+  the description and more). Words are lower-cased ``\w+`` runs, counted as
+  bags. filled = share of pages with a description; word precision = share
+  of the description's words that are in the gold main text (mean over the
+  pages with one); gold coverage = share of the gold's words the description
+  holds (mean over all pages, an empty description covers 0); word F1 = the
+  two's F1 per page, averaged over all pages (empty: 0).
 * auto kind: share of each set's pages guessed as the right kind.
+
+``--cv`` shows the values this code sets by hand (description thresholds,
+the reduced-price window) under cross-validation grouped by domain: on each
+fold the value that scores best on the other folds is chosen, and the
+held-out pages are scored with it; the default's held-out score is printed
+beside it. ``--dump FILE`` writes every output of ours as JSON lines (to
+compare two versions of the code page by page).
 
 Speed is pages/s of both extractors measured side by side in this run.
 ``--profile`` runs cProfile over ours only and prints where its time goes;
@@ -22,10 +37,13 @@ Speed is pages/s of both extractors measured side by side in this run.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
+from collections import Counter
 from decimal import Decimal, InvalidOperation
+from urllib.parse import urlsplit
 
 from benchmarks.common import load_set, print_table, require_datasets
 from scrapy_contentex.core.document import Document, decode_html
@@ -87,6 +105,7 @@ def baseline(html: str, url: str | None) -> dict:
     if candidates:
         product = candidates[0]
         out["name"] = _first(product.get("name"))
+        out["description"] = _first(product.get("description"))
         out["sku"] = _first(product.get("sku"))
         out["mpn"] = _first(product.get("mpn"))
         out["gtin"] = _first(product.get("gtin13") or product.get("gtin") or product.get("gtin12"))
@@ -107,6 +126,8 @@ def baseline(html: str, url: str | None) -> dict:
     og = {}
     for item in data.get("opengraph", []):
         og.update({k: _first(v) for k, v in item.items() if not k.startswith("@")})
+    if not out.get("description") and og.get("og:description"):
+        out["description"] = og["og:description"]
     if not out.get("price") and og.get("product:price:amount"):
         parsed = Price.fromstring(str(og["product:price:amount"]))
         out["price"] = str(parsed.amount) if parsed.amount is not None else None
@@ -187,6 +208,114 @@ def record_scores(results: list[tuple[dict, dict]]) -> tuple[float, float, float
                     found += 1
     n = max(len(results), 1)
     return names / n, (found / total if total else 0.0), props / n
+
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def _words(text) -> Counter:
+    return Counter(_WORD_RE.findall(str(text or "").lower()))
+
+
+def description_page(predicted, gold: str) -> tuple[float | None, float, float]:
+    """(word precision or None when empty, gold coverage, word F1) of one description."""
+    pred, truth = _words(predicted), _words(gold)
+    if not pred:
+        return None, 0.0, 0.0
+    common = sum((pred & truth).values())
+    precision = common / sum(pred.values())
+    coverage = common / sum(truth.values()) if truth else 0.0
+    f1 = 2 * precision * coverage / (precision + coverage) if precision + coverage else 0.0
+    return precision, coverage, f1
+
+
+def description_scores(results: list[tuple[str, dict]]) -> tuple[float, float, float, float]:
+    """(filled, word precision, gold coverage, word F1) over (gold main text, prediction) pairs."""
+    scored = [description_page(pred.get("description"), gold) for gold, pred in results]
+    n = max(len(scored), 1)
+    precisions = [p for p, _, _ in scored if p is not None]
+    return (len(precisions) / n, sum(precisions) / len(precisions) if precisions else 0.0,
+            sum(c for _, c, _ in scored) / n, sum(f for _, _, f in scored) / n)
+
+
+def domain(url: str | None) -> str:
+    host = (urlsplit(url or "").hostname or "").lower()
+    return host[4:] if host.startswith("www.") else host
+
+
+# ---------------------------------------------------------------------------
+# cross-validation of the values set by hand, grouped by domain
+# ---------------------------------------------------------------------------
+
+# (module, constant, values tried, what it is scored on)
+CV_KNOBS = (
+    ("scrapy_contentex.core.description", "_MIN_TOKENS", (1, 2, 4, 8, 16), "description"),
+    ("scrapy_contentex.core.description", "_MAX_LINK_SHARE", (0.2, 0.35, 0.5, 0.7, 1.0), "description"),
+    ("scrapy_contentex.core.description", "_PROSE_TOKENS", (10, 15, 25, 40, 60), "description"),
+    ("scrapy_contentex.core.description", "_PROSE_WINDOW", (100, 200, 400, 800, 1600), "description"),
+    ("scrapy_contentex.core.description", "_NAMED_SHARE", (0.2, 0.34, 0.5, 0.67, 0.8), "description"),
+    ("scrapy_contentex.core.product", "_SALE_WINDOW", (0, 4, 8, 12, 24), "price"),
+)
+CV_FOLDS = 5
+
+
+def _fold_of(pages: list[tuple[dict, str]], folds: int) -> list[int]:
+    """Fold of each page: whole domains go to one fold, big domains first, to the lightest fold."""
+    sizes = Counter(domain(r.get("url")) for r, _ in pages)
+    load = [0] * folds
+    assign: dict[str, int] = {}
+    for name, size in sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0])):
+        fold = min(range(folds), key=lambda f: (load[f], f))
+        assign[name] = fold
+        load[fold] += size
+    return [assign[domain(r.get("url"))] for r, _ in pages]
+
+
+def _page_score(kind: str, record: dict, pred: dict) -> float:
+    if kind == "description":
+        return description_page(pred.get("description"), record.get("body", ""))[2]
+    truths = record["fields"].get("price")
+    if not truths:  # a page with no true price scores 1 when nothing is predicted
+        return float(pred.get("price") in (None, ""))
+    return float(matches("price", pred.get("price"), truths))
+
+
+def cross_validate(products: list[tuple[dict, str]], wcxb: list[tuple[dict, str]]) -> None:
+    """For each value set by hand: choose it on the training folds, score the held-out fold."""
+    import importlib
+
+    rows = []
+    for module_name, constant, values, kind in CV_KNOBS:
+        module = importlib.import_module(module_name)
+        default = getattr(module, constant)
+        pages = wcxb if kind == "description" else products
+        folds = _fold_of(pages, CV_FOLDS)
+        scores: dict = {}
+        try:
+            for value in sorted(set(values) | {default}):
+                setattr(module, value_name := constant, value)
+                scores[value] = [_page_score(kind, r, ours(html, r.get("url"))) for r, html in pages]
+        finally:
+            setattr(module, value_name, default)
+        held_out, chosen = [], []
+        for fold in range(CV_FOLDS):
+            train = [i for i, f in enumerate(folds) if f != fold]
+            test = [i for i, f in enumerate(folds) if f == fold]
+            if not test:
+                continue
+            # ties go to the default, then to the smaller value
+            best = max(scores, key=lambda v: (sum(scores[v][i] for i in train), v == default, -v))
+            chosen.append(best)
+            held_out.extend(scores[best][i] for i in test)
+        n = max(len(held_out), 1)
+        rows.append([f"{module_name.rsplit('.', 1)[1]}.{constant}", kind, len(pages),
+                     len({domain(r.get('url')) for r, _ in pages}), default,
+                     " ".join(str(v) for v in chosen), sum(held_out) / n,
+                     sum(scores[default]) / max(len(pages), 1)])
+    print_table(["value", "scored on", "pages", "domains", "default", "chosen per fold",
+                 "held-out score (chosen)", "score (default)"], rows,
+                title=f"values set by hand under {CV_FOLDS}-fold cross-validation grouped by domain "
+                      "(description: word F1 per page; price: share right)")
 
 
 # ---------------------------------------------------------------------------
@@ -334,6 +463,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="time each side's parse floor and whole run (CPU, best of 3) instead of scoring")
     parser.add_argument("--profile", action="store_true",
                         help="run cProfile over ours only (no baseline, no scores) and print the top functions")
+    parser.add_argument("--cv", action="store_true",
+                        help="cross-validate the values set by hand (grouped by domain) instead of scoring")
+    parser.add_argument("--dump", default=None, metavar="FILE",
+                        help="write every output of ours as JSON lines to FILE")
     args = parser.parse_args(argv)
     require_datasets()
     if args.profile:
@@ -341,9 +474,14 @@ def main(argv: list[str] | None = None) -> int:
 
     products = [(r, decode_html(raw)) for r, raw in load_set("products", args.limit)]
     books = [(r, decode_html(raw)) for r, raw in load_set("records-books", args.limit)]
+    wcxb = [(r, decode_html(raw)) for r, raw in load_set("wcxb-dev")
+            if r.get("page_type") == "product"][:args.limit]
     pages = products + books
     if args.breakdown:
         breakdown(pages)
+        return 0
+    if args.cv:
+        cross_validate(products, wcxb)
         return 0
     rows = []
     ours_preds, base_preds, ours_time, base_time = run_side_by_side(pages)
@@ -368,6 +506,29 @@ def main(argv: list[str] | None = None) -> int:
     print_table(headers, rows, title="products (F1 per attribute) and records-books")
     ratio = speeds["ours"] / speeds["baseline"] if speeds.get("baseline") else 0.0
     print(f"\nspeed ratio ours/baseline: {ratio:.2f}x ({len(pages)} pages each)")
+
+    wcxb_ours = [ours(html, r.get("url")) for r, html in wcxb]
+    wcxb_base = [baseline(html, r.get("url")) for r, html in wcxb]
+    summary = []
+    for label, preds, wpreds in (("ours", ours_preds, wcxb_ours), ("extruct + price-parser", base_preds, wcxb_base)):
+        prod = product_scores([(r["fields"], p) for (r, _), p in zip(products, preds[:len(products)], strict=True)])
+        desc = description_scores([(r.get("body", ""), p) for (r, _), p in zip(wcxb, wpreds, strict=True)])
+        filled = sum(bool(p.get("description")) for p in preds[:len(products)]) / max(len(products), 1)
+        summary.append([label] + [prod[a][2] for a in ("price", "sku", "availability", "brand")]
+                       + [filled, *desc])
+    print_table(["extractor", "price F1", "sku F1", "availability F1", "brand F1", "descr. filled (products)",
+                 "descr. filled (wcxb)", "descr. word precision", "descr. gold coverage", "descr. word F1"],
+                summary, title=f"the issue's five fields, same run: products ({len(products)} pages) and "
+                               f"description on wcxb-dev product pages ({len(wcxb)} pages)")
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as out:
+            for name, chunk, preds in (("products", products, ours_preds[:len(products)]),
+                                       ("records-books", books, ours_preds[len(products):]),
+                                       ("wcxb-dev", wcxb, wcxb_ours)):
+                for (r, _), pred in zip(chunk, preds, strict=True):
+                    out.write(json.dumps({"set": name, "id": r["id"], "out": pred},
+                                         ensure_ascii=False, sort_keys=True) + "\n")
+        print(f"\nours' outputs written to {args.dump}")
     kind_table(args.limit)
     return 0
 

@@ -121,3 +121,29 @@ def test_arabic_abbreviations_and_the_rand():
     assert parse_price("R 1,299.00", context_from("https://shop.example.co.za", "en")).currency == "ZAR"
     assert parse_price("R 1,299.00", context_from("https://shop.example.com", "en-ZA")).currency == "ZAR"
     assert parse_price("R 1,299.00", context_from("https://shop.example.com", "en")).currency is None
+
+
+@pytest.mark.parametrize(
+    ("before", "text", "after", "expected"),
+    [
+        ("", "12x de R$ 24,90", "sem juros", True),
+        ("12x de", "R$ 24,90", "", True),
+        ("", "$48.75/mo", "", True),
+        ("or 4 payments of", "$12.50", "", True),
+        ("", "$15", "per month", True),
+        ("", "$24.99 x 12", "", True),
+        ("", "¥199/月", "", True),
+        ("Monthly:", "299 USD", "", True),
+        # full prices, whatever follows or precedes them
+        ("", "$299.00", "or 4 payments of $75", False),
+        ("", "R$ 299,90", "ou 10x de R$ 29,99", False),
+        ("Price:", "$29.99", "In stock", False),
+        ("De", "R$ 99", "por R$ 79", False),
+        ("", "€ 1.299,00", "inkl. MwSt.", False),
+        ("", "no amount", "per month", False),
+    ],
+)
+def test_instalment_by_the_words_touching_the_amount(before, text, after, expected):
+    from scrapy_contentex.core.price import instalment
+
+    assert instalment(before, text, after) is expected

@@ -1,6 +1,7 @@
 """Product fields: structured data first, then the page (records area, price and stock cues)."""
 
 import json
+from decimal import Decimal
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.product import (
@@ -623,3 +624,113 @@ def test_tags_in_brackets_around_the_title_name_are_not_the_name():
     <body><span class="item_name"><b>ランニングシューズ</b></span><span class="price2">8,800円</span>
     </body></html>"""
     assert fields(html)["name"] == "ランニングシューズ"
+
+
+# ---------------------------------------------------------------------------
+# issue 15: description, labels as values, related rails, instalments, shown codes
+# ---------------------------------------------------------------------------
+
+SLOGAN = "Harbour Books: every book, every harbour. Free delivery over £20."
+
+
+def _shop_page(main: str, head: str = "", title: str = "The Quiet Harbour | Harbour Books") -> str:
+    return (f'<html lang="en"><head><title>{title}</title>'
+            f'<meta name="description" content="{SLOGAN}">{head}</head><body>'
+            '<div class="nav"><a href="/">Home</a><a href="/books">Books</a></div>'
+            f'{main}<footer>Harbour Books 2024</footer></body></html>')
+
+
+DESCRIBED = ("A lighthouse keeper's daughter inherits a failing boatyard and must decide whether "
+             "to sell it or to rebuild the old wooden ketch her father never finished.")
+
+
+def test_description_under_a_description_heading_not_the_slogan():
+    page = _shop_page(f"""<h1>The Quiet Harbour</h1><p class="price_color">£28.34</p>
+        <div id="product_description" class="sub-header"><h2>Product Description</h2></div>
+        <p>{DESCRIBED}</p>
+        <div class="sub-header"><h2>Product Information</h2></div>
+        <table><tr><th>UPC</th><td>a897fe39b1053632</td></tr></table>""")
+    out = fields(page)
+    assert out["description"] == DESCRIBED  # the next section's heading ends it
+
+
+def test_description_in_the_panel_a_tab_points_to():
+    page = _shop_page(f"""<h1>The Quiet Harbour</h1><p class="price">£28.34</p>
+        <ul class="tabs"><li><a href="#tab-description">Description</a></li>
+        <li><a href="#tab-reviews">Reviews (0)</a></li></ul>
+        <div id="tab-reviews"><p>There are no reviews yet.</p></div>
+        <div id="tab-description"><h2>Description</h2><p>{DESCRIBED}</p></div>""")
+    assert fields(page)["description"] == DESCRIBED
+
+
+def test_structured_description_first():
+    head = ('<script type="application/ld+json">{"@type": "Product", "name": "The Quiet Harbour", '
+            '"description": "<p>From the <b>shop</b> data.</p>"}</script>')
+    page = _shop_page(f"<h1>The Quiet Harbour</h1><h2>Description</h2><p>{DESCRIBED}</p>", head)
+    assert fields(page)["description"] == "From the shop data."
+
+
+def test_meta_description_only_when_it_names_the_product():
+    bare = _shop_page('<h1>The Quiet Harbour</h1><p class="price">£28.34</p>')
+    assert fields(bare)["description"] is None  # the slogan does not describe the book
+    named = bare.replace(SLOGAN, "The Quiet Harbour, a novel of boats and grief, in paperback.")
+    assert fields(named)["description"] == "The Quiet Harbour, a novel of boats and grief, in paperback."
+
+
+def test_description_from_the_prose_after_the_heading():
+    page = _shop_page(f"""<h1>The Quiet Harbour</h1><p class="price">£28.34</p>
+        <p><a href="/x">Share</a></p><div class="copy"><p>{DESCRIBED} It is a slow, warm novel about craft,
+        grief and the small town that raised her.</p></div>""")
+    assert fields(page)["description"].startswith("A lighthouse keeper's daughter")
+
+
+def test_no_label_is_ever_a_value():
+    cases = [
+        '<div><span>SKU:</span> <span>SKU:</span></div><div>Brand:</div><div>Category:</div>',
+        '<ul><li>SKU:</li><li>Brand:</li><li>Category:</li><li>Tags:</li></ul>',
+        '<table><tr><td>SKU</td><td>SKU:</td></tr><tr><td>Brand</td><td>:</td></tr></table>',
+        '<dl><dt>SKU:</dt><dd></dd><dt>Model:</dt><dd>-</dd><dt>Brand</dt><dd>Brand:</dd></dl>',
+        '<p>Item #</p><p>SKU:</p><p>Model #</p>',
+        '<div class="product_meta"><span>SKU: <span class="sku">N/A</span></span></div>',
+    ]
+    for case in cases:
+        out = fields(f'<html><body><h1>Lamp</h1><p class="price">$20</p>{case}</body></html>')
+        assert (out["sku"], out["mpn"], out["brand"], out["gtin"]) == (None, None, None, None), case
+    out = fields('<html><body><h1>Lamp</h1><p class="price">$20</p><p>SKU:</p><p>LP-2044</p>'
+                 '<p>Brand: Lumo</p></body></html>')
+    assert (out["sku"], out["brand"]) == ("LP-2044", "Lumo")
+    # a brand whose name starts with an identifier word is no identifier
+    out = fields('<html><body><h1>Headphones</h1><p class="price">$20</p><span>Skullcandy</span></body></html>')
+    assert out["sku"] is None
+
+
+def test_a_related_rail_before_the_product_does_not_give_its_price_or_stock():
+    page = """<html><body><div class="recently-viewed"><h3>Recently viewed</h3>
+      <div class="tile"><span class="price">£9.99</span><span>Out of stock</span></div></div>
+      <h1>Oak Desk</h1><p>In stock (3 available)</p><p class="price">£399.00</p>
+      <section class="related-products"><div class="price">£12.00</div></section></body></html>"""
+    out = fields(page)
+    assert (out["price"], out["availability"]) == ("399", "InStock")
+
+
+def test_an_instalment_is_not_the_price():
+    page = """<html><body><h1>Sofa</h1>
+      <div class="installments"><span class="price">12x de R$ 24,90</span></div>
+      <p class="price-box"><span class="price">R$ 299,90</span></p></body></html>"""
+    assert Decimal(fields(page, "https://loja.example.com.br/sofa")["price"]) == Decimal("299.90")
+    monthly = """<html><body><h1>Phone</h1><p><span class="price">$48.75</span><span>/mo</span></p>
+      <p><span class="price">$1,170.00</span></p></body></html>"""
+    assert Decimal(fields(monthly)["price"]) == Decimal("1170")
+
+
+def test_a_declared_sku_the_page_never_shows_gives_way_to_the_shown_code():
+    head = ('<script type="application/ld+json">{"@type": "Product", "name": "Retro Console", '
+            '"sku": "MKI6IKW1N4-1", "offers": {"price": "24.99", "priceCurrency": "USD"}}</script>')
+    page = (f'<html><head>{head}</head><body><h1>Retro Console</h1>'
+            '<p class="price">$24.99</p><p class="product-sku">SKU MKI6IKW1N4</p></body></html>')
+    assert fields(page)["sku"] == "MKI6IKW1N4"
+    shown = page.replace("SKU MKI6IKW1N4", "SKU MKI6IKW1N4-1")
+    assert fields(shown)["sku"] == "MKI6IKW1N4-1"  # shown: the declared one stands
+    # a declared sku that is only the URL's number gives way to the code shown under a label
+    by_url = page.replace("MKI6IKW1N4-1", "4811823").replace("SKU MKI6IKW1N4", "Item # TR-100 <span>4811823</span>")
+    assert fields(by_url, "https://shop.example.com/p/4811823")["sku"] == "TR-100"

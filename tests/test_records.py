@@ -322,3 +322,38 @@ def test_values_are_one_line():
     props = extract_records(parse_html(html)).properties
     assert props == [{"name": "Price", "value": "12,44 €"},
                      {"name": "Condition", "value": "Used An item that has been used."}]
+
+
+def test_names_keep_their_brackets_and_lose_only_delimiters():
+    from scrapy_contentex.core.records import clean_name
+
+    assert clean_name(" Price (excl. tax): ") == "Price (excl. tax)"
+    assert clean_name("• Size (EU) -") == "Size (EU)"
+    assert clean_name("Package(s)") == "Package(s)"
+    assert clean_name("〈商品編號：") == "商品編號"  # an opening bracket the value closes
+    assert clean_name("【品牌】") == "品牌"  # one pair wrapping the whole label
+    assert clean_name("Weight)") == "Weight"  # a bracket opened before the label
+
+
+def test_dl_and_table_names_with_parentheses_come_out_whole():
+    html = """<html><body><h1>A Book</h1>
+    <table><tr><th>Price (excl. tax)</th><td>£28.34</td></tr><tr><th>Tax</th><td>£0.00</td></tr></table>
+    <dl><dt>Dimensions (W x H)</dt><dd>12 x 20 cm</dd><dt>Weight (g):</dt><dd>310</dd></dl>
+    </body></html>"""
+    props = {p["name"]: p["value"] for p in extract_records(parse_html(html)).properties}
+    assert props["Price (excl. tax)"] == "£28.34"
+    assert props["Dimensions (W x H)"] == "12 x 20 cm"
+    assert props["Weight (g)"] == "310"
+    assert not any(name.count("(") != name.count(")") for name in props)
+
+
+def test_a_label_or_a_delimiter_is_never_a_value():
+    from scrapy_contentex.core.records import label_like
+
+    html = """<html><body><table>
+    <tr><td>SKU</td><td>SKU:</td></tr><tr><td>Brand</td><td>:</td></tr><tr><td>Model</td><td>-</td></tr>
+    <tr><td>Colour</td><td>Blue</td></tr></table></body></html>"""
+    props = {p["name"]: p["value"] for p in extract_records(parse_html(html)).properties}
+    assert props == {"Colour": "Blue"}
+    assert label_like("SKU:") and label_like("Model #") and label_like(" - ") and label_like("")
+    assert not label_like("LP-2044") and not label_like("In stock (3 left)")

@@ -240,3 +240,46 @@ def _parse_price(text: str, context: PageContext | None, currency_hint: str | No
         raw = currency_hint
     amount = normalize_amount(parsed.amount) if parsed.amount is not None else None
     return ParsedPrice(amount, currency_code(raw, context), raw.strip() if raw else None)
+
+
+# ---------------------------------------------------------------------------
+# instalments: an amount to pay per month or per part is not the price
+# ---------------------------------------------------------------------------
+
+# Right before the amount: "12x de R$", "4 payments of $", "Monthly:", "月付".
+_INSTALMENT_BEFORE_RE = re.compile(
+    r"(?:\b\d{1,2}\s*[x×]\s*(?:de|of|à|a)?"
+    r"|\b(?:payments?|installments?|instalments?|cuotas?|parcelas?|mensualidades|raten|rate)\s*(?:of|de|di|von|à|a)?"
+    r"|\b(?:monthly|mensual(?:es|mente)?|por mes|al mes|per month|par mois|pro monat|monatlich)\s*[:：]?"
+    r"|(?:月付|月供|每月|每期|分期|月々|월))\s*$"
+)
+# Right after it: "/mo", "per month", "x 12", "sem juros", "/月".
+_INSTALMENT_AFTER_RE = re.compile(
+    r"^\s*(?:/\s*(?:mo|mon|month|mth|m|mes|mês|mois|monat|mnd|maand|kk|msc)\b"
+    r"|(?:per|a|an|each|every)\s+(?:month|mo)\b|p/?m\b|[x×]\s*\d{1,2}\b"
+    r"|(?:al|por|ao|par|pro|im|al)\s+(?:mes|mês|mois|monat|mese)\b"
+    r"|(?:mensual(?:es)?|mensais|monthly|mtl\.?|miesięcznie|sem juros|sin interés|sans frais|zinsfrei"
+    r"|interest[- ]free)\b|for \d{1,2} months|(?:/月|每月|起/月|/期|×\s*\d{1,2}期|/월))"
+)
+_AMOUNT_RUN_RE = re.compile(r"\d(?:[\d.,'\s]*\d)?")
+# A currency sign or code between the instalment words and the amount: "12x de R$ 24,90".
+_SIGN_TAIL_RE = re.compile(r"(?:[A-Za-z]{0,3}\$|[€£¥￥₹₩₺₽]|\b[A-Z]{3}\b|\b(?:kr|zł|lei|Rs\.?))\s*$")
+_SIGN_HEAD_RE = re.compile(r"^\s*(?:[A-Z]{3}\b|[$€£¥￥₹₩₺₽]|kr\b|zł)")
+
+
+def instalment(before: str, text: str, after: str) -> bool:
+    """The amount in ``text`` is an instalment, by the words right around it.
+
+    ``before`` and ``after`` are the texts shown just before and after
+    ``text`` (the neighbouring text leaves). The amount is the last number
+    run of ``text``; the words that make it a part payment must touch it:
+    "12x de R$ 24,90", "$48.75/mo", "4 payments of $12.50", "¥199/月". A
+    full price followed by "or 4 payments of $25" is not one.
+    """
+    runs = list(_AMOUNT_RUN_RE.finditer(text))
+    if not runs:
+        return False
+    run = runs[-1]
+    head = _SIGN_TAIL_RE.sub("", f"{before} {text[:run.start()]}".rstrip()).rstrip().lower()
+    tail = _SIGN_HEAD_RE.sub("", f"{text[run.end():]} {after}").lower()
+    return bool(_INSTALMENT_BEFORE_RE.search(head[-40:]) or _INSTALMENT_AFTER_RE.match(tail[:40]))

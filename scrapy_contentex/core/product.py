@@ -29,6 +29,7 @@ from lxml import etree as lxml_etree
 from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
+from .description import described_section, meta_description, prose_after
 from .document import Document, body_of
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .metadata import markup_authors
@@ -36,11 +37,12 @@ from .price import (
     PageContext,
     context_from,
     currency_code,
+    instalment,
     normalize_amount,
     parse_price,
     sign_fits,
 )
-from .records import RecordParams, body_leaves, document_records, qualified_suffix
+from .records import RecordParams, body_leaves, document_records, label_like, qualified_suffix
 from .shop_words import (
     CART_ATTR_RE,
     CART_RE,
@@ -75,7 +77,7 @@ FIELDS = ("name", "price", "currency", "currencyRaw", "regularPrice", "availabil
 # "SKU MKI6IKW1N4", "Item #418295": an identifier label and its code in one text.
 _ID_TEXT_RE = re.compile(
     r"^\s*(sku|asin|item\s*#|item\s+no\.?|art\.?-?\s?nr\.?|ean|upc|isbn(?:[- ]?1[03])?|mpn|gtin)"
-    r"\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",
+    r"(?![^\W\d_])\s*[#:：]?\s*([A-Za-z0-9][\w./-]{2,40})\s*$",  # "Skullcandy" is no "SKU llcandy"
     re.I,
 )
 # What every _ID_TEXT_RE match starts with (a guard that needs no normalised text).
@@ -281,6 +283,67 @@ def _class_id(el: HtmlElement) -> str:
     return f"{el.get('class') or ''} {el.get('id') or ''} {el.get('itemprop') or ''}"
 
 
+# Rails of other products shown beside or after this one: their prices and stock
+# badges are theirs. Named so by class or id in every theme.
+_RAIL_RE = re.compile(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+                      r"recently|you-?may|frequently|bought-?together|suggest", re.I)
+# Instalment plans and their widgets: an amount per month is not the price.
+_INSTALMENT_CLASS_RE = re.compile(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+                                  r"sezzle|zip-?pay|pay-?later|paylater", re.I)
+_RAIL_DEPTH = 30
+class _Rails:
+    """Which elements of a page sit in a rail of other products.
+
+    An element is in a rail when it or an ancestor (below ``<body>``) has a
+    class or id naming one. Verdicts are remembered per element, so the
+    neighbouring candidates of a page walk each ancestor chain about once.
+    """
+
+    def __init__(self) -> None:
+        self.memo: dict = {}
+
+    def holds(self, el: HtmlElement | None) -> bool:
+        path = []
+        node = el
+        verdict = False
+        for _ in range(_RAIL_DEPTH):
+            if node is None or not isinstance(node.tag, str) or node.tag in ("body", "html"):
+                break
+            known = self.memo.get(node)
+            if known is not None:
+                verdict = known
+                break
+            path.append(node)
+            classes, ident = node.get("class"), node.get("id")
+            if (classes and _RAIL_RE.search(classes)) or (ident and _RAIL_RE.search(ident)):
+                verdict = True
+                break
+            node = node.getparent()
+        for visited in path:
+            self.memo[visited] = verdict
+        return verdict
+
+
+def _neighbours(leaves: list, index: int) -> tuple[str, str]:
+    """The short texts right before and after leaf ``index`` ("" when long or absent)."""
+    before = leaves[index - 1] if index > 0 and len(leaves[index - 1]) <= 60 else ""
+    after = leaves[index + 1] if index + 1 < len(leaves) and len(leaves[index + 1]) <= 60 else ""
+    return before, after
+
+
+def _instalment_at(leaves: list, index: int, el: HtmlElement | None = None) -> bool:
+    """The price at leaf ``index`` is a part payment: by its words or its element's class."""
+    node = el
+    for _ in range(3):
+        if node is None or not isinstance(node.tag, str):
+            break
+        if _INSTALMENT_CLASS_RE.search(_class_id(node)):
+            return True
+        node = node.getparent()
+    before, after = _neighbours(leaves, index)
+    return instalment(before, leaves[index], after)
+
+
 def _price_element(leaf, marked: dict | None = None) -> HtmlElement | None:
     """The element marked as a price (or struck through) that holds a text leaf.
 
@@ -333,7 +396,7 @@ def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
     return parsed
 
 
-def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]:
+def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None) -> tuple[Any, Any, int, int]:
     """Current and regular price from elements marked as prices, in document order.
 
     An element counts when its class/id/itemprop says "price" (in several
@@ -351,11 +414,12 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
     current_at = first_at = -1
     seen: set = set()
     marked: dict = {}
+    rails = rails or _Rails()
     for index, leaf in enumerate(leaves):
         if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
             continue
         el = _price_element(leaf, marked)
-        if el is None:
+        if el is None or rails.holds(el):
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         # A leaf that is a whole price ("131 990 тг.") is read alone, so an
@@ -378,6 +442,8 @@ def _visible_prices(leaves: list, ctx: PageContext) -> tuple[Any, Any, int, int]
                or bool(_REGULAR_WORD_RE.match(leaf.lower())))
         if old:
             regular = regular or parsed
+        elif _instalment_at(leaves, index, owner):
+            continue  # a part payment, not a price of the product
         elif current is None:
             current, current_at, first_at = parsed, index, index
         elif (regular is None and index - current_at <= _SALE_WINDOW and _cheaper(parsed, current)
@@ -432,7 +498,7 @@ def _label_end(low: str) -> str:
         low = core
 
 
-def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
+def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
     """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
 
     For shops whose price elements carry no telling class. The value is the
@@ -442,6 +508,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
     """
     current = regular = None
     current_at = -1
+    rails = rails or _Rails()
     for index, leaf in enumerate(leaves[:limit]):
         if len(leaf) > 14 or len(leaf.strip()) < 1:
             continue
@@ -453,7 +520,7 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
         is_regular = bool(_REGULAR_LABEL_RE.search(low))
         if not is_regular and not _CURRENT_LABEL_RE.search(low):
             continue
-        if (regular if is_regular else current) is not None:
+        if (regular if is_regular else current) is not None or rails.holds(leaf.getparent()):
             continue
         symbol = re.search(r"[$¥￥€£]", leaf)
         for offset in range(1, 5):
@@ -472,6 +539,8 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000):
                 text = value.strip() + after.strip()
             parsed = parse_price(text, ctx)
             if parsed.amount and parsed.amount != "0" and parsed.currency:
+                if _instalment_at(leaves, index + offset):
+                    break  # "Monthly: $15": the label announces a part payment
                 if is_regular:
                     regular = parsed
                 else:
@@ -487,7 +556,7 @@ _PRICE_ONLY_RE = re.compile(r"^\s*[^\d\s]{0,4}\s?\d[\d.,\s]{0,14}\s?[^\d\s]{0,4}
 
 
 def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageContext,
-                         before: int = 3000, limit: int = 60):
+                         before: int = 3000, limit: int = 60, rails: _Rails | None = None):
     """The first text after the page's <h1> (``heading``) that is only a price, and its index.
 
     Shop themes that mark nothing ("<h1>Name</h1> ... <h2>$87.11</h2>") still
@@ -499,6 +568,7 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
     start = _heading_leaf(leaves, heading, before) if heading is not None else None
     if start is None:
         return None, -1
+    rails = rails or _Rails()
     for index in range(start + 1, min(before, start + 1 + limit)):
         leaf = leaves[index]
         if len(leaf) > 24 or not _AMOUNT_RE.search(leaf) or not _PRICE_ONLY_RE.match(leaf):
@@ -508,6 +578,8 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
             continue
         owner = leaf.getparent() if leaf.is_text else leaf.getparent().getparent()
         if owner is None or _in_link(owner) or _is_struck(owner) or _REGULAR_WORD_RE.match(leaf.lower()):
+            continue
+        if rails.holds(owner) or _instalment_at(leaves, index, owner):
             continue
         if _REGULAR_LABEL_RE.search(leaves[index - 1].lower().strip()):
             continue  # "建議售價 $3200", "List price: $99": the former price
@@ -654,23 +726,30 @@ def _stock_matches(leaves: list, max_len: int = 80):
         yield short[index], phrase
 
 
-def _visible_availability(body: HtmlElement, leaves: list) -> str | None:
+# "(19 available)", "(3 left)": a count in brackets after a stock statement.
+_COUNT_NOTE_RE = re.compile(r"[(（\[][^()（）\[\]]{0,30}\d[^()（）\[\]]{0,30}[)）\]]")
+
+
+def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None = None) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
     stock); link texts are skipped (menus link to "Sale" or "In stock" filters).
     """
+    rails = rails or _Rails()
     for leaf, phrase in _stock_matches(leaves):
         # The phrase must be most of the text: "Out of stock" is a statement,
-        # "Image not available for this colour" is not about stock.
-        if len(phrase) < 0.45 * len(leaf.strip()):
+        # "Image not available for this colour" is not about stock; a count in
+        # brackets is part of the statement ("In stock (19 available)").
+        if len(phrase) < 0.45 * len(_COUNT_NOTE_RE.sub("", leaf).strip()):
             continue
         parent = leaf.getparent()
         if parent is None:
             continue
         owner = parent if leaf.is_text else parent.getparent()
-        # inside a link (another product's tile, a filter) or hidden: not this product's state
-        if owner is None or _in_link(owner) or _hidden(owner):
+        # inside a link (another product's tile, a filter), hidden, or in a rail of
+        # other products: not this product's state
+        if owner is None or _in_link(owner) or _hidden(owner) or rails.holds(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
     for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
@@ -742,10 +821,13 @@ def _from_props(props: list[dict[str, str]]) -> dict[str, str]:
             rank = hit[1]
             if best is not None and rank >= best[0]:
                 continue
-            value = prop["value"]
-            if field_name != "brand":
+            value = identifier_value(prop["value"]) or ""
+            if value and field_name != "brand":
                 value = value.split()[0] if value.split() else value
                 value = value.strip("〈〉《》【】()（）[]<>,;.")
+            value = identifier_value(value)
+            if value is None:
+                continue  # "SKU: Brand:": a label, not this field's value
             best = (rank, value)
         if best is not None:
             out[field_name] = best[1]
@@ -757,6 +839,39 @@ _URL_TOKEN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{4,30}[A-Za-z0-9]")
 # Each candidate is looked for in every short text: a crafted URL of thousands
 # of tokens would cost tokens x texts. Real product URLs hold a handful.
 _MAX_URL_TOKENS = 16
+
+
+def _labelled_code(pairs: list[dict[str, str]]) -> str | None:
+    """The code a page shows under an sku label of its own ("SKU MKI6IKW1N4", "Cod produs: DR2401").
+
+    Only a label of the sku list taken whole (not "item average") and a
+    value that reads as a code (a digit in it) count: this is what replaces
+    a declared sku the page never shows, usually a variant's.
+    """
+    for pair in pairs:
+        hit = _label_field(pair["name"])
+        if hit is None or hit[0] != "sku" or hit[1] >= 100:
+            continue
+        value = (pair["value"].split() or [""])[0].strip("〈〉《》【】()（）[]<>,;.")
+        if _CODE_RE.fullmatch(value) and identifier_value(value):
+            return value
+    return None
+
+
+def _in_url(code: str, url: str | None) -> bool:
+    """The code is one of the URL's tokens (a product id the shop routes by)."""
+    if not url or code not in url:
+        return False
+    parts = urlsplit(url)
+    return code in _URL_TOKEN_RE.findall(parts.path + " " + parts.query)
+
+
+def _shown(code: str, leaves: list) -> bool:
+    """The code is a word of some short text of the page (not only inside a longer token)."""
+    for leaf in leaves:
+        if len(leaf) <= 200 and code in leaf and code in _WORD_SPLIT_RE.split(leaf.strip()):
+            return True
+    return False
 
 
 def _sku_from_url(url: str | None, leaves: list) -> str | None:
@@ -830,7 +945,7 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
         value = value.strip()
         if not value and i + 1 < len(leaves):
             value = " ".join(leaves[i + 1].split())
-        if value and len(value) <= 80:
+        if value and len(value) <= 80 and not label_like(value):
             found.append({"name": label, "value": value})
     return found
 
@@ -1073,17 +1188,18 @@ def _shown_title_part(title: str, leaves: list) -> str | None:
 
 
 def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
-                 ctx: PageContext, heading: HtmlElement | None = None) -> None:
+                 ctx: PageContext, heading: HtmlElement | None = None, rails: _Rails | None = None) -> None:
     """Price, currency and regular price from the page when structured data left gaps.
 
     Also sets ``currencyRaw`` to the sign the page shows when structured data
     only gave an ISO code.
     """
-    current, regular, current_at, first_at = _visible_prices(leaves, ctx)
+    rails = rails or _Rails()
+    current, regular, current_at, first_at = _visible_prices(leaves, ctx, rails)
     # With both prices marked on the page, a label-announced price only matters
     # when it comes first: the labels after the marked prices are not read.
     limit = min(first_at, 3000) if current is not None and regular is not None else 3000
-    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit)
+    labelled, labelled_regular, labelled_at = _label_prices(leaves, ctx, limit, rails)
     # The product's own price comes first on the page: the earlier source wins.
     if labelled is not None and (current is None or labelled_at < first_at):
         current, current_at = labelled, labelled_at
@@ -1091,7 +1207,7 @@ def _fill_prices(out: dict[str, Any], leaves: list, props: list[dict[str, str]],
     if current is None or current_at >= 0:
         # a price printed right after the name, before the marked one (or with none marked)
         shown, shown_at = _price_after_heading(leaves, heading, ctx,
-                                               len(leaves) if current is None else first_at)
+                                               len(leaves) if current is None else first_at, rails=rails)
         if shown is not None and (current is None or shown_at < first_at):
             current = shown
     regular = regular or labelled_regular or _label_price(props, _REGULAR_LABELS, ctx)
@@ -1131,6 +1247,22 @@ def _plain(text: str | None) -> str | None:
         return text
 
 
+def _page_description(tree: HtmlElement, leaves: list, heading: HtmlElement | None, name: str | None,
+                      meta: dict[str, str], url: str | None) -> str | None:
+    """The description a page shows when its structured data gives none.
+
+    The text under a description heading or tab first; then a meta
+    description that names the product (a site's slogan does not); then the
+    first paragraph of prose after the product's heading.
+    """
+    title = tree.findtext(".//title") or meta.get("og:title")
+    text = described_section(tree, leaves) or meta_description(meta, name, title, url)
+    if text is None and heading is not None:
+        start = _heading_leaf(leaves, heading, len(leaves))
+        text = prose_after(leaves, start) if start is not None else None
+    return text
+
+
 def _check_digit(body: str) -> int:
     """GS1 check digit of the digits before it: weights 3, 1, 3 ... from the right."""
     total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
@@ -1156,8 +1288,25 @@ def valid_gtin(value: Any) -> str | None:
     return code if _check_digit(code[:-1]) == int(code[-1]) else None
 
 
+# Placeholders a template prints where an identifier or brand is missing.
+_PLACEHOLDERS = frozenset("n/a na n.a. none null undefined nil unknown tbd tba - -- — ― / 0".split())
+
+
+def identifier_value(value: str | None) -> str | None:
+    """``value`` unless it is a label, a delimiter or a placeholder ("SKU:", "Model #", "N/A")."""
+    if not value:
+        return None
+    text = " ".join(value.split())
+    low = text.lower()
+    if label_like(text) or low in _PLACEHOLDERS or low.rstrip(".") in _LABEL_INDEX:
+        return None
+    return text
+
+
 def _finish(out: dict[str, Any]) -> dict[str, Any]:
-    """Normalise strings, the price and a brand written as "label: brand"."""
+    """Normalise strings, the price and a brand written as "label: brand"; no label is a value."""
+    for key in LABEL_FIELDS:
+        out[key] = identifier_value(out[key]) if isinstance(out[key], str) else out[key]
     if out["brand"] and (":" in out["brand"] or "：" in out["brand"]):
         # "See more from the brand: Acme" -> "Acme"
         out["brand"] = re.split(r"[:：]", out["brand"])[-1].strip() or out["brand"]
@@ -1196,20 +1345,27 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = list(document_records(doc, params).properties)  # a copy: an author may be added
     out["additionalProperties"] = props
-    # Identifier pairs only fill gaps: with all four fields known the scan cannot change anything.
-    missing = any(not out.get(k) for k in LABEL_FIELDS)
-    for key, value in _from_props(props + (_identifier_pairs(leaves) if missing else [])).items():
+    # Identifier pairs fill gaps, and replace a declared sku that the page never
+    # shows (a variant's code) or that is only the URL's number: otherwise the
+    # scan cannot change anything.
+    unshown = bool(out.get("sku")) and (not _shown(str(out["sku"]), leaves) or _in_url(str(out["sku"]), doc.url))
+    missing = unshown or any(not out.get(k) for k in LABEL_FIELDS)
+    pairs = props + (_identifier_pairs(leaves) if missing else [])
+    for key, value in _from_props(pairs).items():
         if key == "gtin":
             value = valid_gtin(value)
         if not out.get(key):
             out[key] = value
+    if unshown:
+        out["sku"] = _labelled_code(pairs) or out["sku"]
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
     heading = _product_heading(body, tree, meta)
-    _fill_prices(out, leaves, props, ctx, heading)
+    rails = _Rails()  # rails of other products: their prices and stock are not this one's
+    _fill_prices(out, leaves, props, ctx, heading, rails)
 
     if not out["availability"]:
-        out["availability"] = _visible_availability(body, leaves)
+        out["availability"] = _visible_availability(body, leaves, rails)
     if not out["availability"] and out["price"]:
         # A shop shows a price for what it sells; sold-out pages say so, and
         # that was looked for above. Price without any stock word: in stock.
@@ -1221,7 +1377,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["brand"] and out["name"]:
         out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
     if not out["description"]:
-        out["description"] = _str(meta.get("og:description") or meta.get("description"))
+        out["description"] = _page_description(tree, leaves, heading, out["name"], meta, doc.url)
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
         "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):

@@ -122,6 +122,11 @@ _VALUE_MAX_CHARS = 300
 _MAX_PAIRS = 200
 # Delimiters, bullets and brackets around a label: "• Brand:", "〈商品編號：".
 _NAME_STRIP = " :：-–—•·*|∣｜>»›〈〉《》【】[]()（）"
+# What trims a shown name: the delimiters, bullets and blanks around it, not brackets.
+_NAME_TRIM = " :：-–—•·*|∣｜>»›"
+_OPENING = {")": "(", "）": "（", "]": "[", "】": "【", "〉": "〈", "》": "《"}
+_CLOSING = {v: k for k, v in _OPENING.items()}
+_NAME_BRACKETS = frozenset(_OPENING) | frozenset(_CLOSING)
 _SENTENCE_BREAK_RE = re.compile(r"[.!?。！？]\s")
 _QUESTION_BREAK_RE = re.compile(r"[!?！？]\s")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
@@ -317,9 +322,29 @@ def container_for(extra: tuple[str, ...] = ()) -> CharacteristicContainer:
 
 
 def clean_name(name: str) -> str:
-    """An attribute name without delimiters, bullets and surrounding blanks."""
+    """An attribute name as shown, without the delimiters, bullets and blanks around it.
+
+    A bracket at either end goes only when its partner is not in the name
+    ("〈商品編號：" opens a bracket the value closes) or when one pair wraps
+    the whole name ("【品牌】"): "Price (excl. tax)" keeps its parenthesis.
+    """
     # str.split() knows every Unicode blank (nbsp, ideographic space): no regex needed.
-    return " ".join(name.split()).strip(_NAME_STRIP).strip()
+    text = " ".join(name.split()).strip(_NAME_TRIM)
+    while text:
+        first, last = text[0], text[-1]
+        if last in _OPENING and text.count(_OPENING[last]) < text.count(last):
+            text = text[:-1].strip(_NAME_TRIM)  # a closing bracket opened before the name
+        elif first in _CLOSING and text.count(first) > text.count(_CLOSING[first]):
+            text = text[1:].strip(_NAME_TRIM)  # an opening bracket closed after it
+        elif first in _OPENING.values() or last in _OPENING:
+            # a bracket left at one end is balanced: a pair wrapping the whole name goes
+            inner = text[1:-1]
+            if _CLOSING.get(first) != last or any(ch in inner for ch in _NAME_BRACKETS):
+                break
+            text = inner.strip(_NAME_TRIM)
+        else:
+            break
+    return text
 
 
 # ---------------------------------------------------------------------------
@@ -547,8 +572,20 @@ def _ok_name(name: str) -> bool:
     return not (name.endswith(".") and tokens >= 4)
 
 
+def label_like(value: str) -> bool:
+    """A text that is a label or a delimiter, never a value: "SKU:", "Model #", ":", "-".
+
+    Pages of label-like text (an empty spec row, labels in a column) put
+    one label right after another; whatever follows a label is then taken
+    for its value unless it is refused here.
+    """
+    text = value.strip()
+    return not text or not any(ch.isalnum() for ch in text) or text[-1] in ":：#"
+
+
 def _ok_value(value: str) -> bool:
-    return bool(value) and len(value) <= _VALUE_MAX_CHARS and token_count(value) > 0
+    return (bool(value) and len(value) <= _VALUE_MAX_CHARS and token_count(value) > 0
+            and not label_like(value))
 
 
 _IDENTIFIER_NAME_RE = re.compile(r"isbn|ean|gtin|upc|条形码|条码")

@@ -151,3 +151,21 @@ SALE_PRICE_WORDS = (
 def words_pattern(words: tuple[str, ...]) -> str:
     """An alternation of literal words, longest first (a regex tries them in order)."""
     return "(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+# Headings and tabs that introduce a product's description, lower case, matched
+# as the whole text of the heading (a trailing colon or count aside).
+DESCRIPTION_HEADINGS = (
+    "description", "product description", "item description", "descriptions", "full description",
+    "product info", "overview", "product overview", "synopsis", "book description",
+    "商品描述", "商品详情", "产品描述", "产品介绍", "商品介绍", "产品详情", "商品說明", "商品描述",
+    "商品詳情", "產品介紹", "產品描述", "商品介紹", "内容简介", "內容簡介",
+    "beschreibung", "produktbeschreibung", "artikelbeschreibung", "description du produit",
+    "descriptif", "descripción", "descripción del producto", "descrição", "descrição do produto",
+    "descrizione", "descrizione del prodotto", "beschrijving", "productbeschrijving",
+    "productomschrijving", "omschrijving", "opis", "opis produktu", "popis", "popis produktu",
+    "leírás", "termékleírás", "açıklama", "ürün açıklaması", "описание", "описание товара",
+    "опис", "beskrivning", "produktbeskrivning", "beskrivelse", "produktbeskrivelse", "kuvaus",
+    "tuotekuvaus", "περιγραφή", "mô tả", "mô tả sản phẩm", "deskripsi", "deskripsi produk",
+    "الوصف", "وصف المنتج", "תיאור", "תיאור המוצר", "商品説明", "説明", "商品の説明",
+    "상품설명", "상품 설명", "제품 설명", "상품정보",
+)

@@ -99,7 +99,9 @@ def json_ld_objects(tree: lxml_html.HtmlElement) -> list[dict]:
 # tests of the spellings pages use (lower, camel, upper case) are ten times cheaper.
 # "typeof" also matches JavaScript ("typeof x"): then the walk runs and finds no
 # item. Telling the two apart ("typeof=") measured slower than that walk.
-_SCOPE_SPELLINGS = ("itemscope", "typeof", "itemScope", "typeOf", "ITEMSCOPE", "TYPEOF")
+# "typeof" first: most pages hold it (in their scripts), so the search stops early;
+# a page with none of them is read once per spelling whatever the order.
+_SCOPE_SPELLINGS = ("typeof", "itemscope", "typeOf", "itemScope", "TYPEOF", "ITEMSCOPE")
 
 
 def has_item_scope(html: str) -> bool:
