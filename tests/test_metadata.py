@@ -173,17 +173,21 @@ def test_hostile_page_costs_no_more_than_an_ordinary_page():
         + paragraph * (len(hostile) // len(paragraph))
         + "</body></html>"
     )
-    docs = {name: Document(html) for name, html in (("hostile", hostile), ("ordinary", ordinary))}
-    meta = {name: extract_metadata(doc) for name, doc in docs.items()}  # warm up (jieba, trees)
-    cost = {name: min(_timed(lambda d=doc: extract_metadata(d)) for _ in range(3)) for name, doc in docs.items()}
+    pages = {"hostile": hostile, "ordinary": ordinary}
+    meta = {name: extract_metadata(Document(html)) for name, html in pages.items()}  # warm up (jieba)
+    # A Document keeps what the metadata step computed (text walk, headline):
+    # each timing gets a fresh one, parsed before the clock starts.
+    cost = {name: min(_timed_fresh(html) for _ in range(3)) for name, html in pages.items()}
     assert cost["hostile"] < 10 * cost["ordinary"]
     assert set(meta["hostile"]) == set(KEYS)
     assert meta["ordinary"]["authors"] == ["王建宏"]
 
 
-def _timed(func) -> float:
+def _timed_fresh(html: str) -> float:
+    doc = Document(html)
+    doc.tree  # noqa: B018 - parsing is not the metadata step's cost
     started = time.perf_counter()
-    func()
+    extract_metadata(doc)
     return time.perf_counter() - started
 
 

@@ -17,9 +17,9 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
-from .document import Document
+from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
-from .structured import json_ld_objects, meta_tags, types_of
+from .structured import json_ld_objects, types_of
 from .text.common import block_text
 from .title import ARTICLE_TYPES, extract_title, segments
 
@@ -42,13 +42,10 @@ AUTHOR_META = (
 DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.description")
 LANGUAGE_META = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
 
-# Body text we scan for dates and bylines: enough for the top of any article.
-MAX_SCAN_CHARS = 200_000
 # Characters after the headline where the dateline and byline live.
 AFTER_TITLE = 1500
 BEFORE_TITLE = 300
 
-_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "textarea", "select", "svg"})
 
 # Words that announce a publication date just before it (EN and ZH).
 _DATE_CUE = re.compile(
@@ -131,10 +128,10 @@ def extract_metadata(doc: Document) -> dict:
     Missing values are None (``authors`` is an empty list).
     """
     tree = doc.tree
-    meta = meta_tags(tree)
-    articles = article_objects(tree)
+    meta = doc.meta
+    articles = _article_objects(doc.json_ld)
     headline = extract_title(doc)
-    text = body_text(tree)
+    text = doc.visible_text
     date = published_date(tree, meta, articles, text, headline, doc.url)
     return {
         "headline": headline,
@@ -151,17 +148,23 @@ def extract_metadata(doc: Document) -> dict:
 
 def article_objects(tree: HtmlElement) -> list[dict]:
     """JSON-LD objects typed as an article (or a page), articles first."""
-    objects = [o for o in json_ld_objects(tree) if types_of(o) & ARTICLE_TYPES]
+    return _article_objects(json_ld_objects(tree))
+
+
+def _article_objects(objects: list[dict]) -> list[dict]:
+    objects = [o for o in objects if types_of(o) & ARTICLE_TYPES]
     return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
 
 
-def declared_body(tree: HtmlElement) -> str | None:
+def declared_body(page: HtmlElement | Document) -> str | None:
     """The ``articleBody`` an article's JSON-LD declares, as plain text lines.
 
     Script-rendered pages serve an empty shell plus this text; the page's
-    own text is what we extract first, this is the fallback.
+    own text is what we extract first, this is the fallback. Given a
+    Document, its JSON-LD decoded for the metadata is reused.
     """
-    for obj in article_objects(tree):
+    objects = page.json_ld if isinstance(page, Document) else json_ld_objects(page)
+    for obj in _article_objects(objects):
         value = obj.get("articleBody")
         if isinstance(value, list):
             value = "\n".join(v for v in value if isinstance(v, str))
@@ -177,10 +180,13 @@ def declared_body(tree: HtmlElement) -> str | None:
     return None
 
 
-def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
-    """Visible text of the body, newline at blocks, up to ``limit`` characters."""
+def body_text(tree: HtmlElement, limit: int = VISIBLE_TEXT_CHARS) -> str:
+    """Visible text of the body, newline at blocks, up to ``limit`` characters.
+
+    A Document keeps this text for the default limit (``Document.visible_text``).
+    """
     body = tree.find("body")
-    return block_text(body if body is not None else tree, skip=_SKIP_TEXT, limit=limit)
+    return block_text(body if body is not None else tree, skip=SKIP_TEXT_TAGS, limit=limit)
 
 
 # "(页 1)", "(图)", "(组图)": notes titles carry but pages do not print.
@@ -352,15 +358,18 @@ def find_authors(
     headline: str | None = None,
 ) -> list[str]:
     """Author names, most trusted source that yields any; cleaned and deduplicated."""
-    for source in (
-        _ld_authors(articles),
-        _meta_authors(meta),
-        _semantic_authors(tree),
-        _zh_text_authors(text, headline),
-        _text_byline(text, headline),
-        _class_authors(tree),
-    ):
-        names = clean_authors(source)
+    sources = (
+        lambda: _ld_authors(articles),
+        lambda: _meta_authors(meta),
+        lambda: _semantic_authors(tree),
+        lambda: _zh_text_authors(text, headline),
+        lambda: _text_byline(text, headline),
+        lambda: _class_authors(tree),
+    )
+    # Called one by one: most pages stop at structured data, and the later
+    # sources (text patterns, the class scan over the whole tree) cost the most.
+    for source in sources:
+        names = clean_authors(source())
         if names:
             return names
     return []

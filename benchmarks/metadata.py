@@ -1,0 +1,324 @@
+"""Article metadata (headline, authors, date) against the wcxb-dev truth, beside trafilatura.
+
+    python -m benchmarks.metadata [--limit N] [--no-trafilatura] [--no-speed]
+        [--speed-sets articles-en,articles-zh,articles-multi,forums] [--repeat 3]
+        [--worst FIELD:N] [--dump FILE]
+
+Match rules (fixed; they decide what "right" means, so they are not tuned):
+
+* headline: normalised equality with the truth's ``title`` (the headline the
+  page shows). Normalised = Unicode NFKC, case-folded, every run of
+  non-word characters (punctuation, quotes, dashes, blanks) made one space,
+  trimmed. So "Foo: Bar’s" == "foo - bar's" but "Foo" != "Foo | Site".
+* author: a page is right when one predicted name equals one gold name,
+  both normalised as above after removing an honorific in front (Dr, Prof,
+  Mr, Mrs, Ms, Mx, Sir). The gold string is split into names on ``,``,
+  ``;``, ``&``, ``/``, `` and ``. Scored on the pages whose truth has an author.
+* date: ``datePublished`` (first 10 characters, ISO) equals the gold ISO
+  date, compared at the gold's precision ("2024-05" compares year and month).
+  Scored on the pages whose truth has a date.
+
+Two extra columns say how often a value is given where the truth has none
+(an author or a date the page does not show is a wrong answer too).
+
+The Chinese set (articles-zh) keeps the checks of ``benchmarks.articles``:
+date right at the truth's precision, authors as the same set of names (=)
+or at least one name in common (~).
+
+Speed: CPU time (process_time), warm, best of ``--repeat`` passes, on the
+same pages in this one run: our whole ``extract_article``, the metadata
+step inside it (``extract_metadata`` on an already parsed Document), the
+parse, and trafilatura's whole ``extract`` and ``extract_metadata``. Only
+ratios are meaningful. Exit status is 0 unless the benchmark itself fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+from benchmarks.common import load_texts, print_table
+
+SET = "wcxb-dev"
+SPEED_SETS = ("articles-en", "articles-zh", "articles-multi", "forums")
+
+_NON_WORD = re.compile(r"[\W_]+")
+_HONORIFIC = re.compile(r"^(?:dr|prof|mr|mrs|ms|mx|sir)\b\.?\s*", re.I)
+_GOLD_SPLIT = re.compile(r"\s*(?:[,;&/]|\band\b)\s*", re.I)
+_ZH_SPLIT = re.compile(r"[\s、,，;；/]+")
+
+
+def norm(text: str | None) -> str:
+    """NFKC, case-folded, non-word runs to one space, trimmed (see the module doc)."""
+    text = unicodedata.normalize("NFKC", text or "").casefold()
+    return _NON_WORD.sub(" ", text).strip()
+
+
+def norm_name(name: str) -> str:
+    return norm(_HONORIFIC.sub("", name.strip()))
+
+
+def gold_names(value: str | list | None) -> set[str]:
+    values = value if isinstance(value, list) else [value or ""]
+    names = {norm_name(p) for v in values for p in _GOLD_SPLIT.split(v)}
+    return {n for n in names if n}
+
+
+def headline_ok(predicted: str | None, gold: str) -> bool:
+    return bool(predicted) and norm(predicted) == norm(gold)
+
+
+def author_ok(predicted: list[str], gold: str | list) -> bool:
+    return bool({norm_name(p) for p in predicted} & gold_names(gold))
+
+
+def date_ok(predicted: str | None, gold: str) -> bool:
+    gold = gold.strip()[:10]
+    return bool(predicted) and predicted[:10][: len(gold)] == gold
+
+
+# -- extractors ------------------------------------------------------------
+
+
+def ours_meta(html: str, url: str | None) -> dict:
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.metadata import extract_metadata
+
+    meta = extract_metadata(Document(html, url=url))
+    return {"headline": meta["headline"], "authors": meta["authors"] or [],
+            "date": meta["datePublished"]}
+
+
+def trafilatura_meta(html: str, url: str | None) -> dict:
+    from trafilatura.metadata import extract_metadata
+
+    doc = extract_metadata(html, default_url=url)
+    authors = [a.strip() for a in (doc.author or "").split(";") if a.strip()]
+    return {"headline": doc.title, "authors": authors, "date": doc.date}
+
+
+EXTRACTORS: dict[str, Callable[[str, str | None], dict]] = {
+    "ours": ours_meta,
+    "trafilatura": trafilatura_meta,
+}
+
+
+def run_all(name: str, pages: list[tuple[dict, str]]) -> tuple[dict[str, dict], int]:
+    """Predictions keyed by page id; errors are counted (an empty prediction), not raised."""
+    out: dict[str, dict] = {}
+    errors = 0
+    for record, html in pages:
+        try:
+            out[record["id"]] = EXTRACTORS[name](html, record.get("url"))
+        except Exception:  # noqa: BLE001 - a failing page is a counted miss
+            errors += 1
+            out[record["id"]] = {"headline": None, "authors": [], "date": None}
+    return out, errors
+
+
+def score_wcxb(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[str, tuple[int, int]]:
+    """(hits, n) per field, plus (given, n) where the truth has no author / no date."""
+    hits = {"headline": [0, 0], "author": [0, 0], "date": [0, 0],
+            "author given, none in truth": [0, 0], "date given, none in truth": [0, 0]}
+    for record, _ in pages:
+        pred = preds[record["id"]]
+        if record.get("title"):
+            hits["headline"][0] += headline_ok(pred["headline"], record["title"])
+            hits["headline"][1] += 1
+        if record.get("author"):
+            hits["author"][0] += author_ok(pred["authors"], record["author"])
+            hits["author"][1] += 1
+        else:
+            hits["author given, none in truth"][0] += bool(pred["authors"])
+            hits["author given, none in truth"][1] += 1
+        if record.get("date"):
+            hits["date"][0] += date_ok(pred["date"], record["date"])
+            hits["date"][1] += 1
+        else:
+            hits["date given, none in truth"][0] += bool(pred["date"])
+            hits["date given, none in truth"][1] += 1
+    return {k: (v[0], v[1]) for k, v in hits.items()}
+
+
+def score_zh(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[str, tuple[int, int]]:
+    """benchmarks.articles' checks: date at the truth's precision; author = (same set) and ~ (overlap)."""
+    from benchmarks.articles import _truth_date
+
+    out = {"date ok": [0, 0], "author =": [0, 0], "author ~": [0, 0]}
+    for record, _ in pages:
+        pred = preds[record["id"]]
+        truth = _truth_date(record.get("date"))
+        if truth:
+            out["date ok"][0] += (pred["date"] or "")[: len(truth[0])] == truth[0]
+            out["date ok"][1] += 1
+        if record.get("author"):
+            gold = {n.casefold() for n in _ZH_SPLIT.split(record["author"]) if n}
+            got = {n.casefold() for a in pred["authors"] for n in _ZH_SPLIT.split(a) if n}
+            out["author ="][0] += gold == got
+            out["author ~"][0] += bool(gold & got)
+            out["author ="][1] += 1
+            out["author ~"][1] += 1
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def _cell(hit: tuple[int, int]) -> str:
+    return f"{hit[0] / hit[1]:.3f} ({hit[0]}/{hit[1]})" if hit[1] else "-"
+
+
+# -- speed -----------------------------------------------------------------
+
+
+def best_cpu(work: Callable[[], None], repeat: int) -> float:
+    """Smallest CPU time of ``repeat`` passes (the first pass warms caches and lazy imports)."""
+    work()
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        work()
+        times.append(time.process_time() - started)
+    return min(times)
+
+
+def speed(pages: list[tuple[dict, str]], repeat: int, competitors: bool) -> list[list]:
+    from scrapy_contentex import extract_article
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.metadata import extract_metadata
+
+    def parsed() -> list[Document]:
+        docs = [Document(html, url=r.get("url")) for r, html in pages]
+        for doc in docs:
+            doc.tree  # noqa: B018 - parse outside the timed metadata step
+        return docs
+
+    def whole() -> None:
+        for record, html in pages:
+            extract_article(html, record.get("url"))
+
+    def parse_only() -> None:
+        for record, html in pages:
+            Document(html, url=record.get("url")).tree  # noqa: B018
+
+    def meta_only() -> None:
+        # The Documents are parsed before the clock starts; each pass gets fresh ones
+        # so nothing the metadata step caches on a Document carries over.
+        docs = parsed()
+        started = time.process_time()
+        for doc in docs:
+            extract_metadata(doc)
+        meta_only.seconds = time.process_time() - started  # type: ignore[attr-defined]
+
+    def meta_best() -> float:
+        meta_only()
+        best = float("inf")
+        for _ in range(repeat):
+            meta_only()
+            best = min(best, meta_only.seconds)  # type: ignore[attr-defined]
+        return best
+
+    t_whole = best_cpu(whole, repeat)
+    t_parse = best_cpu(parse_only, repeat)
+    t_meta = meta_best()
+    rows = [
+        ["ours: whole extract_article", t_whole, 1.0, ""],
+        ["ours: metadata step (extract_metadata)", t_meta, t_meta / t_whole, ""],
+        ["ours: parse (Document.tree)", t_parse, t_parse / t_whole, ""],
+    ]
+    if competitors:
+        import trafilatura
+        from trafilatura.metadata import extract_metadata as traf_meta
+
+        def traf_whole() -> None:
+            for record, html in pages:
+                trafilatura.extract(html, url=record.get("url"))
+
+        def traf_meta_only() -> None:
+            for record, html in pages:
+                traf_meta(html, default_url=record.get("url"))
+
+        t_traf = best_cpu(traf_whole, repeat)
+        t_traf_meta = best_cpu(traf_meta_only, repeat)
+        rows.append(["trafilatura: whole extract", t_traf, t_traf / t_whole,
+                     f"ours is {t_traf / t_whole:.2f}x its pages/s"])
+        rows.append(["trafilatura: extract_metadata", t_traf_meta, t_traf_meta / t_whole,
+                     f"our metadata is {t_traf_meta / t_meta:.2f}x its pages/s"])
+    return rows
+
+
+# -- main ------------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--no-trafilatura", action="store_true")
+    parser.add_argument("--no-speed", action="store_true")
+    parser.add_argument("--speed-sets", default=",".join(SPEED_SETS))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--worst", default=None, help="FIELD:N lists N of our misses (headline, author, date)")
+    parser.add_argument("--dump", type=Path, default=None, help="write our predictions as JSON lines")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    names = ["ours"] + ([] if args.no_trafilatura else ["trafilatura"])
+    pages = load_texts(SET, args.limit)
+    zh_pages = load_texts("articles-zh", args.limit)
+
+    results, zh_results, errors = {}, {}, {}
+    for name in names:
+        preds, errors[name] = run_all(name, pages)
+        zh_preds, zh_errors = run_all(name, zh_pages)
+        errors[name] += zh_errors
+        results[name] = (preds, score_wcxb(pages, preds))
+        zh_results[name] = score_zh(zh_pages, zh_preds)
+
+    fields = list(results["ours"][1])
+    print_table(["field", *names], [[f, *(_cell(results[n][1][f]) for n in names)] for f in fields],
+                title=f"{SET}: metadata against the truth ({len(pages)} pages)")
+    print_table(["articles-zh", *names], [[f, *(_cell(zh_results[n][f]) for n in names)]
+                                          for f in zh_results["ours"]],
+                title=f"articles-zh: date and authors where the truth has them ({len(zh_pages)} pages)")
+    print("\nerrors (pages whose extraction raised): " + ", ".join(f"{n} {errors[n]}" for n in names))
+
+    if args.dump:
+        with open(args.dump, "w", encoding="utf-8") as fh:
+            for page_id, pred in sorted(results["ours"][0].items()):
+                fh.write(json.dumps({"id": page_id, **pred}, ensure_ascii=False) + "\n")
+    if args.worst:
+        field, _, count = args.worst.partition(":")
+        show_misses(pages, results["ours"][0], field, int(count or 20))
+
+    if not args.no_speed:
+        speed_pages = [p for s in args.speed_sets.split(",") if s for p in load_texts(s, args.limit)]
+        rows = speed(speed_pages, args.repeat, not args.no_trafilatura)
+        print_table(["step", "CPU s", "share of our call", "note"], rows,
+                    title=f"speed: CPU time, warm, best of {args.repeat}, {len(speed_pages)} pages "
+                          f"({args.speed_sets}); only ratios mean anything")
+    return 0
+
+
+def show_misses(pages: list[tuple[dict, str]], preds: dict[str, dict], field: str, count: int) -> None:
+    """Print gold vs ours for the first ``count`` misses of one field (development aid)."""
+    check = {"headline": ("title", "headline", headline_ok), "author": ("author", "authors", author_ok),
+             "date": ("date", "date", date_ok)}[field]
+    shown = 0
+    print(f"\nmisses on {field}:")
+    for record, _ in pages:
+        gold = record.get(check[0])
+        if not gold or check[2](preds[record["id"]][check[1]], gold):
+            continue
+        print(f"  {record['id']} {record.get('page_type')} {record.get('url')}\n"
+              f"    gold: {gold!r}\n    ours: {preds[record['id']][check[1]]!r}")
+        shown += 1
+        if shown >= count:
+            break
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
