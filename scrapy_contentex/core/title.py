@@ -44,6 +44,10 @@ MAX_CMP = 160
 MAX_HEADINGS = 60
 # A heading must reach this similarity with a reference title to be chosen.
 MIN_SIMILARITY = 0.6
+# An <h1> this similar to the <title>'s headline part rewords it (see shown_headline).
+# None turns the rule off (the seed's choice alone); the benchmark's --cv chooses
+# it by cross-validation grouped by domain.
+H1_MIN_SIMILARITY: float | None = 0.3
 # Candidates longer than this many tokens are not titles ("abnormal" strings).
 MAX_TITLE_TOKENS = 80
 
@@ -369,6 +373,54 @@ def extract_title(doc: Document) -> str | None:
     return title
 
 
+def shown_headline(
+    doc: Document,
+    candidates: list[tuple[int, str]],
+    raw_title: str | None,
+    social: list[str],
+    is_site: SitePredicate,
+) -> str | None:
+    """The ``<h1>`` or the ``<title>``'s headline part, when the two disagree.
+
+    Sites write one headline for search engines (``<title>``) and show
+    another (``<h1>``). The reader sees the ``<h1>``; the edit-distance
+    choice of the seed favours whatever heading resembles the ``<title>``,
+    often an ``<h2>`` or a FAQ heading. The ``<h1>`` is the headline when the
+    page's own og:title/twitter:title says it is, or when it is a rewording
+    of the ``<title>`` headline (similarity at least ``H1_MIN_SIMILARITY``)
+    and that headline is not printed elsewhere on the page. Otherwise the
+    ``<h1>`` is a tagline, a section name or a banner, and the ``<title>``
+    headline is the one to keep.
+
+    Returns None when there is no ``<h1>`` or no ``<title>``, or when they
+    agree: the seed's choice then decides.
+    """
+    if H1_MIN_SIMILARITY is None:
+        return None
+    h1s = [t for level, t in candidates if level == 1 and not is_site(t)]
+    if not h1s or not raw_title or not _plausible(raw_title):
+        return None
+    told = strip_site_name(raw_title, [t for _, t in candidates], is_site)
+    ranked = sorted(h1s, key=lambda t: -similarity(t, told))
+    h1 = ranked[0] if similarity(ranked[0], told) >= H1_MIN_SIMILARITY else h1s[0]
+    if _key(h1) == _key(told):
+        return None
+    declared = {_key(p) for value in social if value for p in (value, *segments(value))}
+    if _key(h1) in declared:
+        return h1
+    if similarity(h1, told) >= H1_MIN_SIMILARITY and not _printed_besides(doc, told, h1s):
+        return h1
+    return told
+
+
+def _printed_besides(doc: Document, text: str, h1s: list[str]) -> bool:
+    """Whether ``text`` is printed on the page more often than inside its ``<h1>``s."""
+    key = text.casefold()
+    shown = " ".join(doc.visible_text.casefold().split())
+    inside = sum(" ".join(h.casefold().split()).count(key) for h in h1s)
+    return shown.count(" ".join(key.split())) > inside
+
+
 def _extract_title(doc: Document) -> str | None:
     tree = doc.tree
     meta = doc.meta
@@ -379,6 +431,9 @@ def _extract_title(doc: Document) -> str | None:
     is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
 
     candidates = headings(tree)
+    shown = shown_headline(doc, candidates, raw_title, social, is_site)
+    if shown:
+        return _trim_heading(shown, references, is_site)
     chosen = choose_heading(candidates, references, is_site)
     if chosen and chosen[1] >= MIN_SIMILARITY:
         return _trim_heading(chosen[0], references, is_site)
