@@ -26,6 +26,7 @@ Improvements over the seed, kept because they are general:
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
@@ -172,7 +173,20 @@ def _rejoin(title: str, first: str, last: str) -> str:
 
 def _text(element: HtmlElement) -> str:
     """Element text on one line (headings split over lines by markup are one title)."""
-    return " ".join(element.text_content().split())
+    return clean_title(element.text_content())
+
+
+# An entity left escaped by a template that escaped twice ("Finance &amp;amp; ...").
+_ENTITY_RE = re.compile(r"&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,5});")
+# Invisible format characters (BOM, zero-width space/joiners, soft hyphen) pages leave in titles.
+_INVISIBLE_RE = re.compile("[\u00ad\u200b-\u200f\u2060\ufeff]")
+
+
+def clean_title(text: str) -> str:
+    """One line, entities a template escaped twice decoded, invisible characters removed."""
+    if "&" in text and _ENTITY_RE.search(text):
+        text = html.unescape(text)
+    return " ".join(_INVISIBLE_RE.sub("", text).split())
 
 
 def page_title(tree: HtmlElement) -> str | None:
@@ -191,8 +205,8 @@ def structured_headline(tree: HtmlElement, objects: list[dict] | None = None) ->
             continue
         for key in ("headline", "name"):
             value = obj.get(key)
-            if isinstance(value, str) and normalize_space(value):
-                return normalize_space(value)
+            if isinstance(value, str) and clean_title(value):
+                return clean_title(value)
     return None
 
 
@@ -425,7 +439,7 @@ def _extract_title(doc: Document) -> str | None:
     tree = doc.tree
     meta = doc.meta
     raw_title = page_title(tree)
-    social = [normalize_space(meta.get(k, "")) for k in ("og:title", "twitter:title")]
+    social = [clean_title(meta.get(k, "")) for k in ("og:title", "twitter:title")]
     ld = structured_headline(tree, doc.json_ld)
     references = [r for r in (ld, *social, raw_title) if r]
     is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
