@@ -21,7 +21,15 @@ from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import ARTICLE_TYPES, extract_title, segments
+from .title import (
+    ARTICLE_TYPES,
+    SitePredicate,
+    extract_title,
+    host_label,
+    segments,
+    site_names,
+    site_predicate,
+)
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -132,12 +140,13 @@ def extract_metadata(doc: Document) -> dict:
     articles = _article_objects(doc.json_ld)
     headline = extract_title(doc)
     text = doc.visible_text
+    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
     date = published_date(tree, meta, articles, text, headline, doc.url)
     return {
         "headline": headline,
         "datePublished": date[0] if date else None,
         "datePublishedRaw": date[1] if date else None,
-        "authors": find_authors(tree, meta, articles, text, headline),
+        "authors": find_authors(tree, meta, articles, text, headline, is_site),
         "inLanguage": find_language(tree, meta, articles, (headline or "") + "\n" + text),
         "description": find_description(meta, articles),
     }
@@ -356,8 +365,16 @@ def find_authors(
     articles: list[dict],
     text: str = "",
     headline: str | None = None,
+    is_site: SitePredicate | None = None,
 ) -> list[str]:
-    """Author names, most trusted source that yields any; cleaned and deduplicated."""
+    """Author names, most trusted source that yields a person; cleaned and deduplicated.
+
+    Publishers often declare their own name as the author (a JSON-LD
+    Organization, ``<meta name=author content="Site">``) while the page
+    shows the person's byline: a declared organisation or site name is kept
+    only when no later source names someone.
+    """
+    is_site = is_site or (lambda text: False)
     sources = (
         lambda: _ld_authors(articles),
         lambda: _meta_authors(meta),
@@ -368,11 +385,27 @@ def find_authors(
     )
     # Called one by one: most pages stop at structured data, and the later
     # sources (text patterns, the class scan over the whole tree) cost the most.
-    for source in sources:
-        names = clean_authors(source())
-        if names:
+    fallback: list[str] = []
+    for number, source in enumerate(sources):
+        found = source()
+        names = clean_authors(found)
+        if not names:
+            continue
+        organisation = (number == 0 and getattr(found, "organisations", False)) or (
+            number <= 1 and all(is_site(n) for n in names)
+        )
+        if fallback and len(names) > 2:
+            continue  # after a declared organisation, three names or more are a list (reviews, posts)
+        if not organisation:
             return names
-    return []
+        fallback = fallback or names
+    return fallback
+
+
+class _Names(list):
+    """A list of names that may say they are organisations (JSON-LD Organization)."""
+
+    organisations = False
 
 
 def _ld_authors(articles: list[dict]) -> list[str]:
@@ -392,18 +425,32 @@ def _ld_authors(articles: list[dict]) -> list[str]:
                 if isinstance(name, list):
                     name = name[0] if name else None
                 if isinstance(name, str):
-                    (orgs if "Organization" in types_of(item) else people).append(name)
+                    (orgs if types_of(item) & _ORGANISATION_TYPES else people).append(name)
         if people or orgs:
             break
-    return people or orgs
+    names = _Names(people or orgs)
+    names.organisations = not people
+    return names
+
+
+_ORGANISATION_TYPES = frozenset({"Organization", "NewsMediaOrganization", "Corporation", "WebSite"})
 
 
 def _meta_authors(meta: dict[str, str]) -> list[str]:
+    """``meta`` author tags, then a ``twitter:labelN`` "Written by" with its ``twitter:dataN``."""
     for key in AUTHOR_META:
         value = meta.get(key)
         if value and not _URL_RE.search(value):
             return [value]
+    for n in range(1, 5):
+        label = meta.get(f"twitter:label{n}", "")
+        value = meta.get(f"twitter:data{n}")
+        if value and _WRITTEN_BY_LABEL.search(label) and not _URL_RE.search(value):
+            return [value]
     return []
+
+
+_WRITTEN_BY_LABEL = re.compile(r"\b(?:written|author|autor|auteur|verfasst)", re.I)
 
 
 def _semantic_authors(tree: HtmlElement) -> list[str]:
@@ -422,36 +469,77 @@ def _semantic_authors(tree: HtmlElement) -> list[str]:
     return found
 
 
-# A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster".
+# A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster",
+# "Author: Jane Roe", "Written by:Jane Roe", "Article byJane Roe" (markup glued the name).
 _BYLINE_LINE = re.compile(
-    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text)\s{1,3})?"
-    r"(?:by|von|par|por|door|av|przez)\s{1,3}(?P<names>[^\n]{2,120})$",
+    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
+    r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
+    r"(?P<names>[^\n]{2,120})$"
+    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|written by|posted by)\s{{0,2}}[:：]\s{{0,3}}"
+    r"(?P<labelled>[^\n]{2,120})$",
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia)\s|\s[|/／•·@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·@]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
-_GLUED_BY = re.compile(r"^(\s{0,3}(?:by|von|par|por|door|av|przez))\s{0,3}\n", re.I | re.M)
+_GLUED_BY = re.compile(
+    r"^(\s{0,3}(?:(?:written|posted|article)\s{1,3})?(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
+    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS})\s{{0,2}}[:：])\s{{0,3}}\n",
+    re.I | re.M,
+)
+# Bylines looked for in the whole text when none is printed under the headline.
+MAX_BYLINES = 40
 
 
 def _text_byline(text: str, headline: str | None) -> list[str]:
-    """A "By X" line printed just under the headline (visible text, any site).
+    """A labelled byline line: under the headline first, else the one byline of the page.
 
-    Lines are rejoined first where markup split a byline ("By\nA\n,\nB").
-    Only capitalised names are kept, as for the class-based source.
+    "By X", "Written by X", "Author: X" (a label followed by the name, which
+    may be a link: ``<strong>Author:</strong> <a href=...>X</a>`` reads as one
+    line). Lines are rejoined first where markup split a byline ("By\nA\n,\nB").
+    Only short, capitalised names are kept: prose that starts with "By" is not
+    a byline ("By 2030 the city ..."). Away from the headline a bare "By X"
+    needs two words ("Shop by Category" is a filter), and a page whose bylines
+    name three or more people is listing posts or reviews: none of them is
+    taken.
     """
     span = _title_span(text, headline)
-    if not span:
-        return []
-    window = text[span[1]:span[1] + 600]
-    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
-    for match in _BYLINE_LINE.finditer(window):
-        names = match.group("names")
-        names = names[:_BYLINE_END.search(names).start()]
-        names = _cut_tail(names).strip(" ,;|-–—:")
-        if names and token_count(names) <= 10 and _capitalised(names):
-            return [names]
-    return []
+    if span:
+        window = text[span[1]:span[1] + 600]
+        for match in _BYLINE_LINE.finditer(_GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))):
+            names = _byline_names(match.group("names") or match.group("labelled") or "")
+            if names:
+                return [names]
+    found: list[str] = []
+    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", text))
+    for number, match in enumerate(_BYLINE_LINE.finditer(window)):
+        if number >= MAX_BYLINES:
+            break
+        names = _byline_names(match.group("names") or match.group("labelled") or "")
+        bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
+        if names and not (bare and not _person_like(names)) and names not in found:
+            found.append(names)
+    return found[:1] if len(found) in (1, 2) else []
+
+
+def _person_like(names: str) -> bool:
+    """Every name of the list has two to four words ("Shop by Gender & Age" has none)."""
+    parts = [p for p in _AUTHOR_SPLIT.split(names) if p]
+    return bool(parts) and all(2 <= token_count(p) <= 4 for p in parts)
+
+
+_WRITTEN_BY = re.compile(r"\s*(?:written|posted|article|authored)\s", re.I)
+
+
+def _byline_names(names: str) -> str:
+    """The names part of a byline line, or "" when it reads as prose."""
+    names = names[:_BYLINE_END.search(names).start()]
+    names = _cut_tail(names).strip(" ,;|-–—:")
+    if not names or token_count(names) > 10 or not _capitalised(names):
+        return ""
+    if names[-1] in ".!?" and not re.search(r"\b[A-Z]\.$", names):
+        return ""  # a sentence, not a name ("By now, everyone knows.")
+    return names
 
 
 def markup_authors(tree: HtmlElement) -> list[str]:
