@@ -78,16 +78,23 @@ _BY_RE = re.compile(
     re.I,
 )
 # 'y'/'et' are not split on: they occur inside names ("Bruce Y. Lee").
-_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&)\s*", re.I)
-# Job titles and desks that bylines print next to the names.
-_ROLE_RE = re.compile(
+_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&|\n)\s*|\s[-–—]\s", re.I)
+# Job titles and desks that bylines print next to the names. A name made only
+# of them ("Staff Writer") is no one; with a name beside them it is the
+# byline the publisher chose ("Podium Staff", "TOI Lifestyle Desk").
+_JOB_RE = re.compile(
     r"\b(?:writer|editor|editorial|correspondent|reporter|staff|contributor|columnist|bureau"
-    r"|desk|team|journalist|photographer|news service|wire)s?\b"
-    # forum chrome printed in author boxes
-    r"|\b(?:member|posts?|likes?|joined|moderator|administrator|reputation|find|reply|quote)\b"
+    r"|desk|team|journalist|photographer|news service|wire)s?\b",
+    re.I,
+)
+# Forum chrome printed in author boxes, relative times, brackets: never in a name.
+_CHROME_RE = re.compile(
+    r"\b(?:member|posts?|likes?|joined|moderator|administrator|reputation|find|reply|quote)\b"
     r"|\d+\s*(?:秒|分钟|小时|天|周|个月|月|年)前|[\[\]【】]",
     re.I,
 )
+# Words that are a byline's label, not a name ("Author", "By", "Written").
+_LABEL_WORDS = frozenset("author authors by written posted published updated autor auteur".split())
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z]{2,4}|Ph\.?\s?D|M\.?\s?D|Jr|Sr|Esq|[IVX]{1,4})\.?$")
 # Lower-case words allowed inside a name written in Latin script.
 _PARTICLES = frozenset("van von der den de del della da di du la le bin al ibn y e".split())
@@ -126,6 +133,11 @@ _ZH_EDITOR = re.compile(
 )
 _CLASS_AUTHOR = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|creator|reporter)(?:$|[\s_-]|name)", re.I)
 _CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# A class token that ends in the role ("author-name", "author-box__name", "post-author")
+# names the author element whatever else the class list says.
+_CLASS_AUTHOR_TOKEN = re.compile(
+    r"(?:^|[\s_-])(?:author|byline|writer)(?:[_-]+(?:box[_-]+)?)?(?:name|link)?s?(?:$|\s)", re.I
+)
 _CLASS_NOT_AUTHOR = re.compile(r"(?:bio|desc|avatar|img|image|photo|pic|about|box|follow|social|date|time)", re.I)
 _NAME_SPLIT = re.compile(r"[\s、,，;；/]+")
 
@@ -572,7 +584,9 @@ def _class_authors(tree: HtmlElement) -> list[str]:
     )
     chosen = [
         e for e in candidates[:30]
-        if _CLASS_AUTHOR.search(_names_of(e)) and not _CLASS_NOT_AUTHOR.search(_names_of(e))
+        if _CLASS_AUTHOR_TOKEN.search(_names_of(e)) or (
+            _CLASS_AUTHOR.search(_names_of(e)) and not _CLASS_NOT_AUTHOR.search(_names_of(e))
+        )
     ]
     # An author element inside a byline element is the cleaner of the two.
     outer = {id(a) for e in chosen for a in e.iterancestors()}
@@ -775,9 +789,21 @@ def _looks_like_name(name: str) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
-    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _ROLE_RE.search(name):
+    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _CHROME_RE.search(name):
         return False
+    if name.casefold() in _LABEL_WORDS:
+        return False
+    if _JOB_RE.search(name):
+        rest = _JOB_RE.sub(" ", name)
+        if not any(w[0].isupper() and w.casefold() not in _NOT_A_NAME_WORDS
+                   for w in re.findall(r"[^\W\d_][\w'.-]*", rest)):
+            return False  # only a job title ("Staff Writer", "The Editors")
     return any(ch.isalpha() for ch in name)
+
+
+# Capitalised words that do not make a job title a name ("Senior Staff Writer").
+_NOT_A_NAME_WORDS = frozenset("the our senior chief contributing guest special associate managing "
+                              "executive deputy news web digital online".split())
 
 
 # -- language and description -----------------------------------------------
