@@ -42,6 +42,7 @@ DATE_META = (
     "dcterms.date", "dcterms.created", "dc.date.created", "article.published",
     "originalpublicationdate", "og:release_date", "release_date", "date", "weibo:article:create_at",
     "created", "article:post_date", "bt:pubdate", "live_date",
+    "published", "published-date", "published_date", "date-published", "date_published",
 )
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
@@ -52,6 +53,9 @@ LANGUAGE_META = ("content-language", "og:locale", "language", "dc.language", "in
 
 # Characters after the headline where the dateline and byline live.
 AFTER_TITLE = 1500
+# A date this close under the headline is its dateline; further down, one printed
+# right above the headline is preferred.
+NEAR_TITLE = 200
 BEFORE_TITLE = 300
 
 
@@ -312,15 +316,20 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         after = text[end:end + AFTER_TITLE]
         dates = _unlisted([d for d in find_dates(after) if not _updated(after, d)])
         cued = [d for d in dates if _cued(after, d)]
+        before = text[max(0, start - BEFORE_TITLE):start]
+        before_dates = find_dates(before)
+        # A dateline printed right above the headline (newspaper pages, blogs):
+        # it beats a date further down, which may be one the article mentions.
+        close = [d for d in before_dates if len(before[d.end:].strip()) <= 20]
+        near = [d for d in (cued or dates)[:1] if d.start <= NEAR_TITLE]
+        if close and not near:
+            return close[-1].iso, close[-1].raw
         if cued or dates:
             best = (cued or dates)[0]
             return best.iso, best.raw
-        before = text[max(0, start - BEFORE_TITLE):start]
-        cued = [d for d in find_dates(before) if _cued(before, d)]
+        cued = [d for d in before_dates if _cued(before, d)]
         if cued:
             return cued[-1].iso, cued[-1].raw
-        # A dateline printed right above the headline (newspaper pages).
-        close = [d for d in find_dates(before) if len(before[d.end:].strip()) <= 20]
         if close:
             return close[-1].iso, close[-1].raw
         months = [d for d in find_dates(after[:300], months=True) if d.precision == "month"]
@@ -361,7 +370,18 @@ def _unlisted(dates: list[DateMatch], gap: int = 80, run: int = 3) -> list[DateM
 
 
 def _cued(text: str, date: DateMatch) -> bool:
-    return bool(_DATE_CUE.search(text[max(0, date.start - 16):date.start]))
+    """A cue word just before the date, or a byline ("Written by A and B April 8, 2024")."""
+    return bool(_DATE_CUE.search(text[max(0, date.start - 16):date.start])) or bool(
+        _BYLINE_CUE.search(text[max(0, date.start - 80):date.start])
+    )
+
+
+# A byline label, the names, then the date (on the same line or the next).
+_BYLINE_CUE = re.compile(
+    rf"(?:^|\n)\s{{0,3}}(?:(?:written|posted|published)\s+)?(?:by|{_AUTHOR_LABELS})\b"
+    r"[^\n\d]{2,60}(?:\n\s{0,3})?[^\n\d]{0,3}$",
+    re.I,
+)
 
 
 def _updated(text: str, date: DateMatch) -> bool:
