@@ -537,21 +537,28 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
     """
     span = _title_span(text, headline)
     if span:
-        window = text[span[1]:span[1] + 600]
-        for match in _BYLINE_LINE.finditer(_GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))):
-            names = _byline_names(match.group("names") or match.group("labelled") or "")
-            if names:
-                return [names]
+        found = _bylines(text[span[1]:span[1] + 600], near=True)
+        if len(found) in (1, 2):
+            return found[:1]
+        if found:
+            return []  # three people or more under the headline: a list of posts or reviews
+    found = _bylines(text, near=False)
+    return found[:1] if len(found) in (1, 2) else []
+
+
+def _bylines(window: str, near: bool) -> list[str]:
+    """Distinct byline names of a stretch of text, in order (at most three are needed)."""
     found: list[str] = []
-    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", text))
+    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
-        if number >= MAX_BYLINES:
+        if number >= MAX_BYLINES or len(found) >= 3:
             break
         names = _byline_names(match.group("names") or match.group("labelled") or "")
         bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
-        if names and not (bare and not _person_like(names)) and names not in found:
-            found.append(names)
-    return found[:1] if len(found) in (1, 2) else []
+        if not names or names in found or (bare and not near and not _person_like(names)):
+            continue
+        found.append(names)
+    return found
 
 
 def _person_like(names: str) -> bool:
@@ -799,8 +806,8 @@ def _split_names(values: Iterable[str]) -> Iterator[str]:
             continue
         for position, name in enumerate(_AUTHOR_SPLIT.split(value)):
             name = _BY_RE.sub("", name).strip(" .|-–—:：@")
-            if position and _CREDENTIAL_RE.match(name):
-                continue  # "Rachael Link, MS, RD": degrees after a name are not people
+            if position and (_CREDENTIAL_RE.match(name) or _JOB_RE.search(name)):
+                continue  # "Rachael Link, MS, RD", "X, CNN Editor": degrees and jobs after a name
             if _looks_like_name(name):
                 yield name
 
