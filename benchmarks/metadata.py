@@ -18,7 +18,9 @@ Match rules (fixed; they decide what "right" means, so they are not tuned):
   date, compared at the gold's precision ("2024-05" compares year and month).
   Scored on the pages whose truth has a date.
 
-Two extra columns say how often a value is given where the truth has none
+"author, first name only" is stricter: only our first name counts (a thread
+page that lists every poster cannot score by luck). Two extra rows say how
+often a value is given where the truth has none
 (an author or a date the page does not show is a wrong answer too).
 
 The Chinese set (articles-zh) keeps the checks of ``benchmarks.articles``:
@@ -125,7 +127,7 @@ def run_all(name: str, pages: list[tuple[dict, str]]) -> tuple[dict[str, dict], 
 
 def score_wcxb(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[str, tuple[int, int]]:
     """(hits, n) per field, plus (given, n) where the truth has no author / no date."""
-    hits = {"headline": [0, 0], "author": [0, 0], "date": [0, 0],
+    hits = {"headline": [0, 0], "author": [0, 0], "author, first name only": [0, 0], "date": [0, 0],
             "author given, none in truth": [0, 0], "date given, none in truth": [0, 0]}
     for record, _ in pages:
         pred = preds[record["id"]]
@@ -135,6 +137,8 @@ def score_wcxb(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[st
         if record.get("author"):
             hits["author"][0] += author_ok(pred["authors"], record["author"])
             hits["author"][1] += 1
+            hits["author, first name only"][0] += author_ok(pred["authors"][:1], record["author"])
+            hits["author, first name only"][1] += 1
         else:
             hits["author given, none in truth"][0] += bool(pred["authors"])
             hits["author given, none in truth"][1] += 1

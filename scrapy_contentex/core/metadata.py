@@ -637,7 +637,9 @@ def _capitalised(value: str) -> bool:
     for word in re.findall(r"[^\W\d_][\w'.-]*", value):
         if not word[0].isascii() or word[0].isupper():
             continue
-        if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by"):
+        if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by", "the", "of") and not (
+            _JOB_RE.fullmatch(word)
+        ):
             return False
     return True
 
@@ -830,7 +832,7 @@ def _looks_like_name(name: str) -> bool:
 
 # Capitalised words that do not make a job title a name ("Senior Staff Writer").
 _NOT_A_NAME_WORDS = frozenset("the our senior chief contributing guest special associate managing "
-                              "executive deputy news web digital online".split())
+                              "executive deputy".split())
 
 
 # -- language and description -----------------------------------------------
