@@ -23,6 +23,9 @@ page that lists every poster cannot score by luck). Two extra rows say how
 often a value is given where the truth has none
 (an author or a date the page does not show is a wrong answer too).
 
+forums-harvest, a set none of the rules were designed on, checks the same
+author and date rules against each thread's first post.
+
 The Chinese set (articles-zh) keeps the checks of ``benchmarks.articles``:
 date right at the truth's precision, authors as the same set of names (=)
 or at least one name in common (~).
@@ -169,6 +172,29 @@ def score_zh(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[str,
             out["author ~"][0] += bool(gold & got)
             out["author ="][1] += 1
             out["author ~"][1] += 1
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def score_threads(pages: list[tuple[dict, str]], preds: dict[str, dict]) -> dict[str, tuple[int, int]]:
+    """forums-harvest, never used to design or tune anything here: the thread's first post.
+
+    author: its ``user`` when that is a name (many are profile URLs, skipped),
+    same rule as wcxb-dev; date: its ``datetime`` day, same rule as wcxb-dev.
+    """
+    out = {"author (first post's user)": [0, 0], "date (first post's day)": [0, 0]}
+    for record, _ in pages:
+        posts = record.get("posts") or []
+        if not posts:
+            continue
+        pred = preds[record["id"]]
+        user = posts[0].get("user") or ""
+        if user and not re.search(r"[/?=]|^https?:", user):
+            out["author (first post's user)"][0] += author_ok(pred["authors"], user)
+            out["author (first post's user)"][1] += 1
+        when = (posts[0].get("datetime") or "")[:10]
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", when):
+            out["date (first post's day)"][0] += date_ok(pred["date"], when)
+            out["date (first post's day)"][1] += 1
     return {k: (v[0], v[1]) for k, v in out.items()}
 
 
@@ -334,13 +360,17 @@ def main(argv: list[str] | None = None) -> int:
     pages = load_texts(SET, args.limit)
     zh_pages = load_texts("articles-zh", args.limit)
 
-    results, zh_results, errors = {}, {}, {}
+    thread_pages = load_texts("forums-harvest", args.limit)
+
+    results, zh_results, thread_results, errors = {}, {}, {}, {}
     for name in names:
         preds, errors[name] = run_all(name, pages)
         zh_preds, zh_errors = run_all(name, zh_pages)
-        errors[name] += zh_errors
+        thread_preds, thread_errors = run_all(name, thread_pages)
+        errors[name] += zh_errors + thread_errors
         results[name] = (preds, score_wcxb(pages, preds))
         zh_results[name] = score_zh(zh_pages, zh_preds)
+        thread_results[name] = score_threads(thread_pages, thread_preds)
 
     fields = list(results["ours"][1])
     print_table(["field", *names], [[f, *(_cell(results[n][1][f]) for n in names)] for f in fields],
@@ -348,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
     print_table(["articles-zh", *names], [[f, *(_cell(zh_results[n][f]) for n in names)]
                                           for f in zh_results["ours"]],
                 title=f"articles-zh: date and authors where the truth has them ({len(zh_pages)} pages)")
+    print_table(["forums-harvest", *names], [[f, *(_cell(thread_results[n][f]) for n in names)]
+                                             for f in thread_results["ours"]],
+                title=f"forums-harvest (not used to design the rules): first post ({len(thread_pages)} threads)")
     print("\nerrors (pages whose extraction raised): " + ", ".join(f"{n} {errors[n]}" for n in names))
 
     if args.dump:
