@@ -391,7 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         field, _, count = args.worst.partition(":")
         show_misses(pages, results["ours"][0], field, int(count or 20))
 
-    if not args.no_cv:
+    from scrapy_contentex.core import title as title_module
+
+    if not hasattr(title_module, "H1_MIN_SIMILARITY"):
+        print("\ncross-validation skipped: this code has no tuned headline value (H1_MIN_SIMILARITY)")
+    elif not args.no_cv:
         print_table(["headline, H1_MIN_SIMILARITY", "pages", "chosen on other folds", "accuracy"],
                     cross_validate_headline(pages),
                     title="cross-validation grouped by domain (5 folds): the <h1> rule's threshold")
