@@ -53,7 +53,7 @@ def extract_article(
     body = extract_text(doc, algorithm=algorithm, **(params or {}))
     # A script-rendered page shows little text but declares its body in
     # JSON-LD: when the declared body is over twice what we found, use it.
-    declared = declared_body(doc.tree)
+    declared = declared_body(doc)
     if declared and len(body) < 0.5 * len(declared):
         body = declared
     return Article(url=doc.url, articleBody=body or None, **meta)

@@ -173,17 +173,21 @@ def test_hostile_page_costs_no_more_than_an_ordinary_page():
         + paragraph * (len(hostile) // len(paragraph))
         + "</body></html>"
     )
-    docs = {name: Document(html) for name, html in (("hostile", hostile), ("ordinary", ordinary))}
-    meta = {name: extract_metadata(doc) for name, doc in docs.items()}  # warm up (jieba, trees)
-    cost = {name: min(_timed(lambda d=doc: extract_metadata(d)) for _ in range(3)) for name, doc in docs.items()}
+    pages = {"hostile": hostile, "ordinary": ordinary}
+    meta = {name: extract_metadata(Document(html)) for name, html in pages.items()}  # warm up (jieba)
+    # A Document keeps what the metadata step computed (text walk, headline):
+    # each timing gets a fresh one, parsed before the clock starts.
+    cost = {name: min(_timed_fresh(html) for _ in range(3)) for name, html in pages.items()}
     assert cost["hostile"] < 10 * cost["ordinary"]
     assert set(meta["hostile"]) == set(KEYS)
     assert meta["ordinary"]["authors"] == ["王建宏"]
 
 
-def _timed(func) -> float:
+def _timed_fresh(html: str) -> float:
+    doc = Document(html)
+    doc.tree  # noqa: B018 - parsing is not the metadata step's cost
     started = time.perf_counter()
-    func()
+    extract_metadata(doc)
     return time.perf_counter() - started
 
 
@@ -282,3 +286,88 @@ def test_latin_name_after_a_chinese_label_stays_whole():
     html = (f"<html lang='zh'><head><title>标题在这里</title></head><body><h1>标题在这里</h1>"
             f"<p>作者：Jane Roe</p>{body}</body></html>")
     assert extract_metadata(Document(html))["authors"] == ["Jane Roe"]
+
+
+def _article(head: str, body: str) -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+def test_labelled_byline_whose_name_is_a_link():
+    # The shape a crawl of an unseen news site found on every article.
+    html = _article(
+        "<title>Port reopens after storm - Coast Daily</title>",
+        "<h1>Port reopens after storm</h1><p>The harbour reopened on Monday.</p>"
+        "<p>“We are back,” said Maria Lopez, the harbour master.</p>"
+        '<div class="meta"><strong>Author:</strong> <a href="/author/2">Tom Reyes</a></div>',
+    )
+    assert meta_of(html)["authors"] == ["Tom Reyes"]
+    # The same page without the byline: a name quoted in the body is no author.
+    assert meta_of(html.replace('<strong>Author:</strong> <a href="/author/2">Tom Reyes</a>', ""))[
+        "authors"] == []
+
+
+def test_byline_in_an_author_box_after_the_article_and_glued_labels():
+    box = _article(
+        "<title>Five tips for renters</title>",
+        "<h1>Five tips for renters</h1><p>Read the lease first.</p>"
+        "<div><div>Written by</div><div>Jack Shepherd</div></div>",
+    )
+    assert meta_of(box)["authors"] == ["Jack Shepherd"]
+    glued = box.replace("<div><div>Written by</div><div>Jack Shepherd</div></div>",
+                        "<p>Written by:<span>Elise Nass</span></p>")
+    assert meta_of(glued)["authors"] == ["Elise Nass"]
+
+
+def test_shop_filters_and_review_lists_are_not_bylines():
+    facets = _article(
+        "<title>Running shoes</title>",
+        "<nav><p>Shop by</p><p>Gender &amp; Age</p></nav><h1>Running shoes</h1><p>Light and fast.</p>",
+    )
+    assert meta_of(facets)["authors"] == []
+    reviews = _article(
+        "<title>Oak chess set</title>",
+        "<h1>Oak chess set</h1><p>Hand carved.</p><p>Reviews</p>"
+        "<p>by Anna Berg</p><p>Lovely.</p><p>by Carl Dunn</p><p>Great.</p><p>by Eve Falk</p><p>Nice.</p>",
+    )
+    assert meta_of(reviews)["authors"] == []
+
+
+def test_declared_organisation_gives_way_to_the_person_in_the_byline():
+    ld = ('<script type="application/ld+json">{"@type": "Article", "headline": "Rates rise",'
+          ' "author": {"@type": "Organization", "name": "Money Weekly"}}</script>')
+    with_byline = _article(ld, "<h1>Rates rise</h1><p>By Ann Lee</p><p>The bank raised rates.</p>")
+    assert meta_of(with_byline)["authors"] == ["Ann Lee"]
+    without = _article(ld, "<h1>Rates rise</h1><p>The bank raised rates.</p>")
+    assert meta_of(without)["authors"] == ["Money Weekly"]
+    site_meta = _article('<meta property="og:site_name" content="Money Weekly">'
+                         '<meta name="author" content="Money Weekly">',
+                         "<h1>Rates rise</h1><p>By Ann Lee</p><p>The bank raised rates.</p>")
+    assert meta_of(site_meta)["authors"] == ["Ann Lee"]
+
+
+def test_twitter_written_by_pair_and_job_titles_beside_names():
+    pair = _article('<meta name="twitter:label1" content="Written by">'
+                    '<meta name="twitter:data1" content="Tyler Brown">', "<h1>Movers</h1><p>Text.</p>")
+    assert meta_of(pair)["authors"] == ["Tyler Brown"]
+    assert clean_authors(["Podium Staff"]) == ["Podium Staff"]
+    assert clean_authors(["Staff Writer"]) == []
+    assert clean_authors(["Jane Roe, Senior Staff Writer"]) == ["Jane Roe"]
+    assert clean_authors(["Author"]) == []
+
+
+def test_dateline_above_the_headline_beats_a_date_the_article_mentions():
+    html = _article(
+        "<title>Why Rust for robots</title>",
+        "<p>Dec 12, 2025</p><h1>Why Rust for robots</h1><p>" + "Some text about robots. " * 20
+        + "</p><p>The kernel accepted Rust on 30 October 2025.</p>",
+    )
+    assert meta_of(html)["datePublished"].startswith("2025-12-12")
+
+
+def test_date_after_a_byline_counts_as_the_publication_date():
+    html = _article(
+        "<title>How apps are made</title>",
+        "<p>Written by Moses Kim and Kate Shokurova</p><p>April 8, 2024</p>"
+        "<p>Other story</p><h2>How apps are made, in short</h2><p>Text.</p>",
+    )
+    assert meta_of(html)["datePublished"].startswith("2024-04-08")

@@ -123,3 +123,35 @@ def test_short_last_title_segment_is_the_site_even_when_a_logo_heading_repeats_i
         "<h1>DW Q&amp;A Pro</h1><p>Hi there! A few quick questions.</p>",
     )
     assert extract_title(doc) == "A few quick pre-sale questions"
+
+
+def test_the_h1_a_reader_sees_wins_when_it_rewords_the_title():
+    doc = page(
+        "<title>Health And Nutrition Trends For 2026 - Tastes</title>",
+        "<h1>Top 10 Health and Nutrition Trends to Watch</h1>"
+        "<h2>Protein keeps its lead</h2><p>Text.</p>",
+    )
+    assert extract_title(doc) == "Top 10 Health and Nutrition Trends to Watch"
+
+
+def test_an_h1_unlike_the_title_is_a_tagline_and_the_title_headline_wins():
+    doc = page(
+        "<title>Best free certificate courses | Learnly</title>",
+        "<h1>Empower yourself for free</h1><h2>What is an online certificate?</h2><p>Text.</p>",
+    )
+    assert extract_title(doc) == "Best free certificate courses"
+
+
+def test_og_title_confirms_the_h1():
+    doc = page(
+        '<title>Cheap flights 2026 | Fly</title><meta property="og:title" content="How to book a flight">',
+        "<h1>How to book a flight</h1><p>Text.</p>",
+    )
+    assert extract_title(doc) == "How to book a flight"
+
+
+def test_entities_escaped_twice_and_invisible_characters():
+    doc = page("<title>Finance &amp;amp; Accounting Jobs | Hire</title>", "<p>Text.</p>")
+    assert extract_title(doc) == "Finance & Accounting Jobs"
+    doc = page("<title>Home Repair Assistance Program</title>", "<h1>Home Repair Assis\u00adtance Pro\ufeffgram</h1>")
+    assert extract_title(doc) == "Home Repair Assistance Program"

@@ -237,6 +237,11 @@ def body_of(tree: lxml_html.HtmlElement) -> lxml_html.HtmlElement:
     return body if body is not None else tree
 
 
+# Text read by Document.visible_text: enough for the top of any article.
+VISIBLE_TEXT_CHARS = 200_000
+SKIP_TEXT_TAGS = frozenset({"script", "style", "noscript", "template", "textarea", "select", "svg"})
+
+
 class Document:
     """One page: its text, URL and a lazily parsed tree shared by extractors."""
 
@@ -248,6 +253,36 @@ class Document:
     def tree(self) -> lxml_html.HtmlElement:
         """The parsed tree; treat it as read-only (use fresh_tree to mutate)."""
         return parse_html(self.html)
+
+    @cached_property
+    def meta(self) -> dict[str, str]:
+        """``<meta>`` values by lower-cased name (``structured.meta_tags``), read once.
+
+        Title, metadata, kind and product code all consult them; shared, so read-only.
+        """
+        from .structured import meta_tags
+
+        return meta_tags(self.tree)
+
+    @cached_property
+    def json_ld(self) -> list[dict]:
+        """Typed JSON-LD objects (``structured.json_ld_objects``), decoded once; read-only."""
+        from .structured import json_ld_objects
+
+        return json_ld_objects(self.tree)
+
+    @cached_property
+    def visible_text(self) -> str:
+        """Visible text of the body, ``\n`` at blocks, up to ``VISIBLE_TEXT_CHARS``.
+
+        One walk of the tree serves every reader of the page's text near its
+        top (dates, bylines, the language guess) instead of one walk each.
+        """
+        from .text.common import block_text
+
+        body = self.tree.find("body")
+        return block_text(body if body is not None else self.tree, skip=SKIP_TEXT_TAGS,
+                          limit=VISIBLE_TEXT_CHARS)
 
     def fresh_tree(self) -> lxml_html.HtmlElement:
         """A private copy of the tree for algorithms that delete nodes."""

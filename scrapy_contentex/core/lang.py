@@ -69,7 +69,8 @@ def normalize_space(text: str) -> str:
 
 def clean_lines(text: str) -> str:
     """Normalise blanks in every line and drop empty lines (paragraphs by '\\n')."""
-    lines = (normalize_space(line) for line in text.splitlines())
+    # Block walks leave many blank lines: they are dropped before the regex.
+    lines = (normalize_space(line) for line in text.splitlines() if line and not line.isspace())
     return "\n".join(line for line in lines if line)
 
 
@@ -85,6 +86,11 @@ _SCRIPT_LANGS = (
 )
 
 
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+# Deleting these leaves the ASCII letters and the non-ASCII characters.
+_ASCII_NON_LETTER = re.compile(r"[\x00-\x40\x5b-\x60\x7b-\x7f]+")
+
+
 def guess_language(text: str) -> str | None:
     """A script-based guess (ISO 639-1) for pages that declare no language.
 
@@ -94,12 +100,16 @@ def guess_language(text: str) -> str | None:
     sample = text[:20000]
     if not sample.strip():
         return None
-    letters = sum(1 for ch in sample if ch.isalpha())
+    # Every script counted below is outside ASCII: the ASCII letters are
+    # counted in C, and only the rest is looked at character by character.
+    rest = _ASCII_RUN.sub("", sample)
+    letters = len(_ASCII_NON_LETTER.sub("", sample)) - len(rest)
+    letters += sum(map(str.isalpha, rest))
     if not letters:
         return None
     counts = Counter()
     for regex, lang in _SCRIPT_LANGS:
-        counts[lang] = len(regex.findall(sample))
+        counts[lang] = len(regex.findall(rest)) if rest else 0
     if counts["ja"] > 0.05 * letters:
         return "ja"
     lang, n = max(counts.items(), key=lambda kv: kv[1])

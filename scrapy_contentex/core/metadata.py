@@ -17,11 +17,19 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
-from .document import Document
+from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
 from .lang import CJK_RE, guess_language, normalize_space, token_count
-from .structured import json_ld_objects, meta_tags, types_of
+from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import ARTICLE_TYPES, extract_title, segments
+from .title import (
+    ARTICLE_TYPES,
+    SitePredicate,
+    extract_title,
+    host_label,
+    segments,
+    site_names,
+    site_predicate,
+)
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -34,6 +42,7 @@ DATE_META = (
     "dcterms.date", "dcterms.created", "dc.date.created", "article.published",
     "originalpublicationdate", "og:release_date", "release_date", "date", "weibo:article:create_at",
     "created", "article:post_date", "bt:pubdate", "live_date",
+    "published", "published-date", "published_date", "date-published", "date_published",
 )
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
@@ -42,13 +51,13 @@ AUTHOR_META = (
 DESCRIPTION_META = ("description", "og:description", "twitter:description", "dc.description")
 LANGUAGE_META = ("content-language", "og:locale", "language", "dc.language", "inlanguage")
 
-# Body text we scan for dates and bylines: enough for the top of any article.
-MAX_SCAN_CHARS = 200_000
 # Characters after the headline where the dateline and byline live.
 AFTER_TITLE = 1500
+# A date this close under the headline is its dateline; further down, one printed
+# right above the headline is preferred.
+NEAR_TITLE = 200
 BEFORE_TITLE = 300
 
-_SKIP_TEXT = frozenset({"script", "style", "noscript", "template", "textarea", "select", "svg"})
 
 # Words that announce a publication date just before it (EN and ZH).
 _DATE_CUE = re.compile(
@@ -73,16 +82,23 @@ _BY_RE = re.compile(
     re.I,
 )
 # 'y'/'et' are not split on: they occur inside names ("Bruce Y. Lee").
-_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&)\s*", re.I)
-# Job titles and desks that bylines print next to the names.
-_ROLE_RE = re.compile(
+_AUTHOR_SPLIT = re.compile(r"\s*(?:,|;|，|、|／|\||\band\b|\bund\b|&|\n)\s*|\s[-–—]\s", re.I)
+# Job titles and desks that bylines print next to the names. A name made only
+# of them ("Staff Writer") is no one; with a name beside them it is the
+# byline the publisher chose ("Podium Staff", "TOI Lifestyle Desk").
+_JOB_RE = re.compile(
     r"\b(?:writer|editor|editorial|correspondent|reporter|staff|contributor|columnist|bureau"
-    r"|desk|team|journalist|photographer|news service|wire)s?\b"
-    # forum chrome printed in author boxes
-    r"|\b(?:member|posts?|likes?|joined|moderator|administrator|reputation|find|reply|quote)\b"
+    r"|desk|team|journalist|photographer|news service|wire)s?\b",
+    re.I,
+)
+# Forum chrome printed in author boxes, relative times, brackets: never in a name.
+_CHROME_RE = re.compile(
+    r"\b(?:member|posts?|likes?|joined|moderator|administrator|reputation|find|reply|quote)\b"
     r"|\d+\s*(?:秒|分钟|小时|天|周|个月|月|年)前|[\[\]【】]",
     re.I,
 )
+# Words that are a byline's label, not a name ("Author", "By", "Written").
+_LABEL_WORDS = frozenset("author authors by written posted published updated autor auteur".split())
 _CREDENTIAL_RE = re.compile(r"^(?:[A-Z]{2,4}|Ph\.?\s?D|M\.?\s?D|Jr|Sr|Esq|[IVX]{1,4})\.?$")
 # Lower-case words allowed inside a name written in Latin script.
 _PARTICLES = frozenset("van von der den de del della da di du la le bin al ibn y e".split())
@@ -121,6 +137,11 @@ _ZH_EDITOR = re.compile(
 )
 _CLASS_AUTHOR = re.compile(r"(?:^|[\s_-])(?:author|byline|writer|creator|reporter)(?:$|[\s_-]|name)", re.I)
 _CAMEL_RE = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# A class token that ends in the role ("author-name", "author-box__name", "post-author")
+# names the author element whatever else the class list says.
+_CLASS_AUTHOR_TOKEN = re.compile(
+    r"(?:^|[\s_-])(?:author|byline|writer)(?:[_-]+(?:box[_-]+)?)?(?:name|link)?s?(?:$|\s)", re.I
+)
 _CLASS_NOT_AUTHOR = re.compile(r"(?:bio|desc|avatar|img|image|photo|pic|about|box|follow|social|date|time)", re.I)
 _NAME_SPLIT = re.compile(r"[\s、,，;；/]+")
 
@@ -131,16 +152,17 @@ def extract_metadata(doc: Document) -> dict:
     Missing values are None (``authors`` is an empty list).
     """
     tree = doc.tree
-    meta = meta_tags(tree)
-    articles = article_objects(tree)
+    meta = doc.meta
+    articles = _article_objects(doc.json_ld)
     headline = extract_title(doc)
-    text = body_text(tree)
+    text = doc.visible_text
+    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
     date = published_date(tree, meta, articles, text, headline, doc.url)
     return {
         "headline": headline,
         "datePublished": date[0] if date else None,
         "datePublishedRaw": date[1] if date else None,
-        "authors": find_authors(tree, meta, articles, text, headline),
+        "authors": find_authors(tree, meta, articles, text, headline, is_site),
         "inLanguage": find_language(tree, meta, articles, (headline or "") + "\n" + text),
         "description": find_description(meta, articles),
     }
@@ -151,17 +173,23 @@ def extract_metadata(doc: Document) -> dict:
 
 def article_objects(tree: HtmlElement) -> list[dict]:
     """JSON-LD objects typed as an article (or a page), articles first."""
-    objects = [o for o in json_ld_objects(tree) if types_of(o) & ARTICLE_TYPES]
+    return _article_objects(json_ld_objects(tree))
+
+
+def _article_objects(objects: list[dict]) -> list[dict]:
+    objects = [o for o in objects if types_of(o) & ARTICLE_TYPES]
     return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
 
 
-def declared_body(tree: HtmlElement) -> str | None:
+def declared_body(page: HtmlElement | Document) -> str | None:
     """The ``articleBody`` an article's JSON-LD declares, as plain text lines.
 
     Script-rendered pages serve an empty shell plus this text; the page's
-    own text is what we extract first, this is the fallback.
+    own text is what we extract first, this is the fallback. Given a
+    Document, its JSON-LD decoded for the metadata is reused.
     """
-    for obj in article_objects(tree):
+    objects = page.json_ld if isinstance(page, Document) else json_ld_objects(page)
+    for obj in _article_objects(objects):
         value = obj.get("articleBody")
         if isinstance(value, list):
             value = "\n".join(v for v in value if isinstance(v, str))
@@ -177,10 +205,13 @@ def declared_body(tree: HtmlElement) -> str | None:
     return None
 
 
-def body_text(tree: HtmlElement, limit: int = MAX_SCAN_CHARS) -> str:
-    """Visible text of the body, newline at blocks, up to ``limit`` characters."""
+def body_text(tree: HtmlElement, limit: int = VISIBLE_TEXT_CHARS) -> str:
+    """Visible text of the body, newline at blocks, up to ``limit`` characters.
+
+    A Document keeps this text for the default limit (``Document.visible_text``).
+    """
     body = tree.find("body")
-    return block_text(body if body is not None else tree, skip=_SKIP_TEXT, limit=limit)
+    return block_text(body if body is not None else tree, skip=SKIP_TEXT_TAGS, limit=limit)
 
 
 # "(页 1)", "(图)", "(组图)": notes titles carry but pages do not print.
@@ -285,15 +316,20 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         after = text[end:end + AFTER_TITLE]
         dates = _unlisted([d for d in find_dates(after) if not _updated(after, d)])
         cued = [d for d in dates if _cued(after, d)]
+        before = text[max(0, start - BEFORE_TITLE):start]
+        before_dates = find_dates(before)
+        # A dateline printed right above the headline (newspaper pages, blogs):
+        # it beats a date further down, which may be one the article mentions.
+        close = [d for d in before_dates if len(before[d.end:].strip()) <= 20]
+        near = [d for d in (cued or dates)[:1] if d.start <= NEAR_TITLE]
+        if close and not near:
+            return close[-1].iso, close[-1].raw
         if cued or dates:
             best = (cued or dates)[0]
             return best.iso, best.raw
-        before = text[max(0, start - BEFORE_TITLE):start]
-        cued = [d for d in find_dates(before) if _cued(before, d)]
+        cued = [d for d in before_dates if _cued(before, d)]
         if cued:
             return cued[-1].iso, cued[-1].raw
-        # A dateline printed right above the headline (newspaper pages).
-        close = [d for d in find_dates(before) if len(before[d.end:].strip()) <= 20]
         if close:
             return close[-1].iso, close[-1].raw
         months = [d for d in find_dates(after[:300], months=True) if d.precision == "month"]
@@ -334,7 +370,18 @@ def _unlisted(dates: list[DateMatch], gap: int = 80, run: int = 3) -> list[DateM
 
 
 def _cued(text: str, date: DateMatch) -> bool:
-    return bool(_DATE_CUE.search(text[max(0, date.start - 16):date.start]))
+    """A cue word just before the date, or a byline ("Written by A and B April 8, 2024")."""
+    return bool(_DATE_CUE.search(text[max(0, date.start - 16):date.start])) or bool(
+        _BYLINE_CUE.search(text[max(0, date.start - 80):date.start])
+    )
+
+
+# A byline label, the names, then the date (on the same line or the next).
+_BYLINE_CUE = re.compile(
+    rf"(?:^|\n)\s{{0,3}}(?:(?:written|posted|published)\s+)?(?:by|{_AUTHOR_LABELS})\b"
+    r"[^\n\d]{2,60}(?:\n\s{0,3})?[^\n\d]{0,3}$",
+    re.I,
+)
 
 
 def _updated(text: str, date: DateMatch) -> bool:
@@ -350,20 +397,47 @@ def find_authors(
     articles: list[dict],
     text: str = "",
     headline: str | None = None,
+    is_site: SitePredicate | None = None,
 ) -> list[str]:
-    """Author names, most trusted source that yields any; cleaned and deduplicated."""
-    for source in (
-        _ld_authors(articles),
-        _meta_authors(meta),
-        _semantic_authors(tree),
-        _zh_text_authors(text, headline),
-        _text_byline(text, headline),
-        _class_authors(tree),
-    ):
-        names = clean_authors(source)
-        if names:
+    """Author names, most trusted source that yields a person; cleaned and deduplicated.
+
+    Publishers often declare their own name as the author (a JSON-LD
+    Organization, ``<meta name=author content="Site">``) while the page
+    shows the person's byline: a declared organisation or site name is kept
+    only when no later source names someone.
+    """
+    is_site = is_site or (lambda text: False)
+    sources = (
+        lambda: _ld_authors(articles),
+        lambda: _meta_authors(meta),
+        lambda: _semantic_authors(tree),
+        lambda: _zh_text_authors(text, headline),
+        lambda: _text_byline(text, headline),
+        lambda: _class_authors(tree),
+    )
+    # Called one by one: most pages stop at structured data, and the later
+    # sources (text patterns, the class scan over the whole tree) cost the most.
+    fallback: list[str] = []
+    for number, source in enumerate(sources):
+        found = source()
+        names = clean_authors(found)
+        if not names:
+            continue
+        organisation = (number == 0 and getattr(found, "organisations", False)) or (
+            number <= 1 and all(is_site(n) for n in names)
+        )
+        if fallback and len(names) > 2:
+            continue  # after a declared organisation, three names or more are a list (reviews, posts)
+        if not organisation:
             return names
-    return []
+        fallback = fallback or names
+    return fallback
+
+
+class _Names(list):
+    """A list of names that may say they are organisations (JSON-LD Organization)."""
+
+    organisations = False
 
 
 def _ld_authors(articles: list[dict]) -> list[str]:
@@ -383,18 +457,32 @@ def _ld_authors(articles: list[dict]) -> list[str]:
                 if isinstance(name, list):
                     name = name[0] if name else None
                 if isinstance(name, str):
-                    (orgs if "Organization" in types_of(item) else people).append(name)
+                    (orgs if types_of(item) & _ORGANISATION_TYPES else people).append(name)
         if people or orgs:
             break
-    return people or orgs
+    names = _Names(people or orgs)
+    names.organisations = not people
+    return names
+
+
+_ORGANISATION_TYPES = frozenset({"Organization", "NewsMediaOrganization", "Corporation", "WebSite"})
 
 
 def _meta_authors(meta: dict[str, str]) -> list[str]:
+    """``meta`` author tags, then a ``twitter:labelN`` "Written by" with its ``twitter:dataN``."""
     for key in AUTHOR_META:
         value = meta.get(key)
         if value and not _URL_RE.search(value):
             return [value]
+    for n in range(1, 5):
+        label = meta.get(f"twitter:label{n}", "")
+        value = meta.get(f"twitter:data{n}")
+        if value and _WRITTEN_BY_LABEL.search(label) and not _URL_RE.search(value):
+            return [value]
     return []
+
+
+_WRITTEN_BY_LABEL = re.compile(r"\b(?:written|author|autor|auteur|verfasst)", re.I)
 
 
 def _semantic_authors(tree: HtmlElement) -> list[str]:
@@ -413,36 +501,84 @@ def _semantic_authors(tree: HtmlElement) -> list[str]:
     return found
 
 
-# A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster".
+# A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster",
+# "Author: Jane Roe", "Written by:Jane Roe", "Article byJane Roe" (markup glued the name).
 _BYLINE_LINE = re.compile(
-    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text)\s{1,3})?"
-    r"(?:by|von|par|por|door|av|przez)\s{1,3}(?P<names>[^\n]{2,120})$",
+    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
+    r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
+    r"(?P<names>[^\n]{2,120})$"
+    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|written by|posted by)\s{{0,2}}[:：]\s{{0,3}}"
+    r"(?P<labelled>[^\n]{2,120})$",
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia)\s|\s[|/／•·@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·@]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
-_GLUED_BY = re.compile(r"^(\s{0,3}(?:by|von|par|por|door|av|przez))\s{0,3}\n", re.I | re.M)
+_GLUED_BY = re.compile(
+    r"^(\s{0,3}(?:(?:written|posted|article)\s{1,3})?(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
+    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS})\s{{0,2}}[:：])\s{{0,3}}\n",
+    re.I | re.M,
+)
+# Bylines looked for in the whole text when none is printed under the headline.
+MAX_BYLINES = 40
 
 
 def _text_byline(text: str, headline: str | None) -> list[str]:
-    """A "By X" line printed just under the headline (visible text, any site).
+    """A labelled byline line: under the headline first, else the one byline of the page.
 
-    Lines are rejoined first where markup split a byline ("By\nA\n,\nB").
-    Only capitalised names are kept, as for the class-based source.
+    "By X", "Written by X", "Author: X" (a label followed by the name, which
+    may be a link: ``<strong>Author:</strong> <a href=...>X</a>`` reads as one
+    line). Lines are rejoined first where markup split a byline ("By\nA\n,\nB").
+    Only short, capitalised names are kept: prose that starts with "By" is not
+    a byline ("By 2030 the city ..."). Away from the headline a bare "By X"
+    needs two words ("Shop by Category" is a filter), and a page whose bylines
+    name three or more people is listing posts or reviews: none of them is
+    taken.
     """
     span = _title_span(text, headline)
-    if not span:
-        return []
-    window = text[span[1]:span[1] + 600]
+    if span:
+        found = _bylines(text[span[1]:span[1] + 600], near=True)
+        if len(found) in (1, 2):
+            return found[:1]
+        if found:
+            return []  # three people or more under the headline: a list of posts or reviews
+    found = _bylines(text, near=False)
+    return found[:1] if len(found) in (1, 2) else []
+
+
+def _bylines(window: str, near: bool) -> list[str]:
+    """Distinct byline names of a stretch of text, in order (at most three are needed)."""
+    found: list[str] = []
     window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
-    for match in _BYLINE_LINE.finditer(window):
-        names = match.group("names")
-        names = names[:_BYLINE_END.search(names).start()]
-        names = _cut_tail(names).strip(" ,;|-–—:")
-        if names and token_count(names) <= 10 and _capitalised(names):
-            return [names]
-    return []
+    for number, match in enumerate(_BYLINE_LINE.finditer(window)):
+        if number >= MAX_BYLINES or len(found) >= 3:
+            break
+        names = _byline_names(match.group("names") or match.group("labelled") or "")
+        bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
+        if not names or names in found or (bare and not near and not _person_like(names)):
+            continue
+        found.append(names)
+    return found
+
+
+def _person_like(names: str) -> bool:
+    """Every name of the list has two to four words ("Shop by Gender & Age" has none)."""
+    parts = [p for p in _AUTHOR_SPLIT.split(names) if p]
+    return bool(parts) and all(2 <= token_count(p) <= 4 for p in parts)
+
+
+_WRITTEN_BY = re.compile(r"\s*(?:written|posted|article|authored)\s", re.I)
+
+
+def _byline_names(names: str) -> str:
+    """The names part of a byline line, or "" when it reads as prose."""
+    names = names[:_BYLINE_END.search(names).start()]
+    names = _cut_tail(names).strip(" ,;|-–—:")
+    if not names or token_count(names) > 10 or not _capitalised(names):
+        return ""
+    if names[-1] in ".!?" and not re.search(r"\b[A-Z]\.$", names):
+        return ""  # a sentence, not a name ("By now, everyone knows.")
+    return names
 
 
 def markup_authors(tree: HtmlElement) -> list[str]:
@@ -475,7 +611,9 @@ def _class_authors(tree: HtmlElement) -> list[str]:
     )
     chosen = [
         e for e in candidates[:30]
-        if _CLASS_AUTHOR.search(_names_of(e)) and not _CLASS_NOT_AUTHOR.search(_names_of(e))
+        if _CLASS_AUTHOR_TOKEN.search(_names_of(e)) or (
+            _CLASS_AUTHOR.search(_names_of(e)) and not _CLASS_NOT_AUTHOR.search(_names_of(e))
+        )
     ]
     # An author element inside a byline element is the cleaner of the two.
     outer = {id(a) for e in chosen for a in e.iterancestors()}
@@ -499,7 +637,9 @@ def _capitalised(value: str) -> bool:
     for word in re.findall(r"[^\W\d_][\w'.-]*", value):
         if not word[0].isascii() or word[0].isupper():
             continue
-        if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by"):
+        if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by", "the", "of") and not (
+            _JOB_RE.fullmatch(word)
+        ):
             return False
     return True
 
@@ -668,8 +808,8 @@ def _split_names(values: Iterable[str]) -> Iterator[str]:
             continue
         for position, name in enumerate(_AUTHOR_SPLIT.split(value)):
             name = _BY_RE.sub("", name).strip(" .|-–—:：@")
-            if position and _CREDENTIAL_RE.match(name):
-                continue  # "Rachael Link, MS, RD": degrees after a name are not people
+            if position and (_CREDENTIAL_RE.match(name) or _JOB_RE.search(name)):
+                continue  # "Rachael Link, MS, RD", "X, CNN Editor": degrees and jobs after a name
             if _looks_like_name(name):
                 yield name
 
@@ -678,9 +818,21 @@ def _looks_like_name(name: str) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
-    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _ROLE_RE.search(name):
+    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _CHROME_RE.search(name):
         return False
+    if name.casefold() in _LABEL_WORDS:
+        return False
+    if _JOB_RE.search(name):
+        rest = _JOB_RE.sub(" ", name)
+        if not any(w[0].isupper() and w.casefold() not in _NOT_A_NAME_WORDS
+                   for w in re.findall(r"[^\W\d_][\w'.-]*", rest)):
+            return False  # only a job title ("Staff Writer", "The Editors")
     return any(ch.isalpha() for ch in name)
+
+
+# Capitalised words that do not make a job title a name ("Senior Staff Writer").
+_NOT_A_NAME_WORDS = frozenset("the our senior chief contributing guest special associate managing "
+                              "executive deputy".split())
 
 
 # -- language and description -----------------------------------------------
