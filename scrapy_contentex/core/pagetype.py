@@ -245,9 +245,8 @@ _LIST_WORDS = frozenset(
     "board boards author authors".split()
 )
 _ITEM_WORDS = frozenset(
-    "article articles story stories post posts blog news detail details item items product "
-    "products dp thread threads viewtopic showthread question questions answer answers "
-    "wiki docs doc content view show".split()
+    "article story post detail details item product dp thread viewtopic showthread "
+    "question answer".split()
 )
 _WORD_SPLIT_RE = re.compile(r"[^a-z0-9]+")
 _QUERY_KEY_RE = re.compile(r"(?:^|&)([A-Za-z_]+)=")
