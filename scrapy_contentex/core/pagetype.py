@@ -1,27 +1,27 @@
-"""Index or content page from its logical link blocks (seed 004), no tree needed.
+"""Index or content page: logical link blocks (seed 004) and a learned decision.
 
-One forward scan (:mod:`.linkblocks`) finds the page's logical link blocks.
-The seed observes that index pages are links almost everywhere (high link
-coverage LCR, little text outside blocks) while a content page is mostly one
-text region framed by link blocks. We turn that into a small logistic score
-with three features, each measured to carry signal on its own:
+One forward scan (:mod:`.linkblocks`) finds the page's logical link blocks
+and counts its visible text, without a tree. The seed observes that index
+pages are links almost everywhere while a content page is mostly one text
+region framed by link blocks; on real pages (shops, forums, heavy news
+navigation) that alone is not enough, so the scan's figures are joined by a
+few cheap regex passes over the same text:
 
-* ``region_share``: text units of the largest region outside the blocks over
-  all text units of the page (the body of an article is one big region; on
-  an index page every region is a short teaser). Single-threshold balanced
-  accuracy on the development set: 0.91.
-* ``lcr``: the seed's link coverage ratio (index pages close to 1).
-* ``declared``: what the page says about itself, when it says anything:
-  +1 for an ``og:type`` other than "website" or a JSON-LD article/product
-  type, -1 for ``og:type`` "website" or a JSON-LD list/collection page,
-  0 when silent (most Chinese pages). Read with a regex, no JSON parsing.
+* link blocks: the largest text region's share of the page, LCR, CCR, the
+  blocks' count and sizes, headline-sized links, teaser-sized gaps;
+* markup: teaser headings (a heading that opens with a link), repeated
+  ``class`` values (cards, tiles), paragraphs, list items, pagination;
+* declared types: Open Graph, JSON-LD and microdata (``declared_type``);
+* listing marks: prices and dates in the visible text, image links, links
+  whose path names one content page;
+* the page URL's shape (fetched URL, else canonical / og:url).
 
-``score = sigmoid(bias + w_region*region_share + w_lcr*lcr + w_declared*declared)``
-is the confidence (0..1) that the page is an index page; ``label`` is
-"index" when ``score >= threshold``. The weights are a logistic fit with
-class-balanced weights on the development set, rounded (see
-docs/pagetype.md and ``python -m benchmarks.pagetype --sweep``). URLs are
-never used: the decision comes from the page alone.
+:mod:`.pagetype_model` weighs these 46 numbers (a logistic regression fitted
+by ``training/train_pagetype.py``, cross-validated by domain) into ``score``,
+the confidence that the page is an index page; ``probability`` (1 - score)
+is the confidence that it is a content page, and ``label`` is "index" when
+``score`` reaches the threshold (the model's default, or
+``PageTypeParams.threshold``).
 """
 
 from __future__ import annotations
