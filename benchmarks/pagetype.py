@@ -88,7 +88,7 @@ def passed_on(pages: list[Labelled], typed_index: np.ndarray) -> np.ndarray:
 
     final = typed_index.copy()
     for i, p in enumerate(pages):
-        if typed_index[i] and not p.index and record_page(p.doc):
+        if typed_index[i] and record_page(p.doc):
             final[i] = False
     return final
 
@@ -103,9 +103,10 @@ def cv_section(pages: list[Labelled]) -> None:
         if not sel.any():
             continue
         m, r, f = balanced(pred[sel], y[sel]), balanced(ref[sel], y[sel]), balanced(full[sel], y[sel])
-        rows.append([name, int(sel.sum()), int(y[sel].sum()), *m, f[2], *r])
+        rows.append([name, int(sel.sum()), int(y[sel].sum()), *m, f[1], f[2], *r])
     print_table(
-        ["pages", "n", "index", "bal.acc", "index rec", "content rec", "content rec (full)",
+        ["pages", "n", "index", "bal.acc", "index rec", "content rec", "index rec (full)",
+         "content rec (full)",
          "ref bal.acc", "ref index rec", "ref content rec"],
         rows,
         title=f"Grouped {FOLDS}-fold CV by registered domain, {len(pages)} labelled pages "

@@ -176,7 +176,10 @@ def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
 
 # Class values, for repeated sibling records (cards, tiles, teasers share one).
 # Each pattern below opens with a literal, which the regex engine finds fast.
-_TAG_NAME_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9]{0,9})(?=[\s>/])")
+# Only the tags counted below, in lower or upper case (few matches to count).
+_TAG_NAME_RE = re.compile(
+    r"<(h[1-6]|p|li|article|time|textarea|H[1-6]|P|LI|ARTICLE|TIME|TEXTAREA)(?=[\s>/])"
+)
 _CLASS_RE = re.compile(r"""class=["']([^"'<>]{1,200})""")
 # A heading whose first content is a link: the headline of a teaser.
 _HEADING_LINK_RE = re.compile(r"<h[1-6]\b[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,3}<a\s")
@@ -297,11 +300,15 @@ def markup_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
     headings take one regex pass each (each pattern opens with a literal);
     pagination is read from the class values, the links' paths and the text.
     """
-    tags = Counter(name.lower() for name in _TAG_NAME_RE.findall(html))
+    tags: Counter[str] = Counter()
+    for name, n in Counter(_TAG_NAME_RE.findall(html)).items():
+        tags[name.lower()] += n
     classes = Counter(_CLASS_RE.findall(html))
+    # joined once, so each test is one substring search in C
+    class_text, href_text = " ".join(classes), " ".join(hrefs)
     pagination = (
-        any(("pagination" in c or "pager" in c or "page-numbers" in c) for c in classes)
-        or any(("page=" in h or "/page/" in h) for h in hrefs)
+        any(mark in class_text for mark in ("pagination", "pager", "page-numbers"))
+        or "page=" in href_text or "/page/" in href_text
         or "下一页" in text or "下页" in text
     )
     return {
@@ -324,7 +331,7 @@ _PRICE_RE = re.compile(r"[$€£¥₹₩￥]\s?\d|\d\s?[€元円₽](?!\w)")
 _IMAGE_LINK_RE = re.compile(r"<a\s[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,4}<(?:img|picture)\b")
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
 _DATE_RE = re.compile(r"(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]")
-_HREF_PATH_RE = re.compile(r"""href=["']?([^"'\s<>#?]*)""")
+_HREF_PATH_RE = re.compile(r"""href=["']?([^"'\s<>#]*)""")  # path and query
 _LONG_NUMBER_RE = re.compile(r"\d{5}")
 
 
@@ -356,9 +363,10 @@ def declared_features(html: str) -> dict[str, float]:
     return feats
 
 
-def content_link(path: str) -> bool:
+def content_link(href: str) -> bool:
     """Whether a link's path names one content page: a slug of three words or
     more, a long number, or a date in the path (what section links lack)."""
+    path = href.split("?", 1)[0]
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if last.count("-") + last.count("_") >= 2 or _LONG_NUMBER_RE.search(last):
         return True
