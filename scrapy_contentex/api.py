@@ -14,9 +14,13 @@ HtmlInput = bytes | str | Document
 
 
 def classify_page(html: HtmlInput, url: str | None = None, **params) -> PageType:
-    """Index or content page, by logical link blocks (seed 004).
+    """Index or content page: logical link blocks (seed 004) and the page's
+    other figures, weighed by the shipped model (docs/pagetype.md).
 
-    ``params`` override the engine's parameters (see ``core.pagetype.PageTypeParams``).
+    ``params`` override the engine's parameters (see
+    ``core.pagetype.PageTypeParams``; ``threshold`` is the cut on the index
+    score). ``contentProbability`` is the confidence that the page is a
+    content page, ``score`` (its complement) that it is an index page.
     """
     from .core.pagetype import PageTypeParams, classify
 
@@ -25,6 +29,7 @@ def classify_page(html: HtmlInput, url: str | None = None, **params) -> PageType
     return PageType(
         url=doc.url,
         pageType=result.label,
+        contentProbability=round(result.probability, 4),
         score=round(result.score, 4),
         linkCoverage=round(result.lcr, 4),
         codeCoverage=round(result.ccr, 4),

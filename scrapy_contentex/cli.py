@@ -111,7 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="URL the input was saved from (resolves links, fills `url`)")
 
     cls = sub.add_parser("classify", help="index or content page, with the figures behind it",
-                         description="Classify each input as an index or a content page.")
+                         description="Classify each input as an index or a content page. Each "
+                         "line carries pageType, contentProbability (0..1, that the page is a "
+                         "content page; the URL's shape counts, so pass --url for saved files) "
+                         "and the link-block figures.")
     cls.add_argument("sources", nargs="+", metavar="PATH", help="HTML file, URL, or - for stdin")
     cls.add_argument("--url", default=None, help="URL the input was saved from")
 

@@ -1,7 +1,10 @@
 """Items: plain dataclasses (ItemAdapter accepts them), JSON-serialisable fields.
 
-Field names follow the Zyte item schema; ``pageType`` and the ``contentex*``
-fields are ours. Article and Product are distinct classes so that FEEDS
+Field names follow the Zyte item schema; ``pageType``, ``contentProbability``
+and the ``contentex*`` fields are ours. ``contentProbability`` is the page-type
+classifier's confidence (0..1, 4 places) that the page is a content page; it is
+None only when no classification ran (e.g. an item built by ``api.extract`` on
+its own, outside a crawl). Article and Product are distinct classes so that FEEDS
 ``item_classes`` can route them to different files.
 """
 
@@ -14,6 +17,7 @@ from dataclasses import dataclass, field
 class Article:
     url: str | None = None
     pageType: str = "content"
+    contentProbability: float | None = None
     headline: str | None = None
     articleBody: str | None = None
     datePublished: str | None = None
@@ -28,6 +32,7 @@ class Article:
 class Product:
     url: str | None = None
     pageType: str = "content"
+    contentProbability: float | None = None
     name: str | None = None
     price: str | None = None
     currency: str | None = None
@@ -45,10 +50,15 @@ class Product:
 
 @dataclass
 class PageType:
-    """The page-type decision and the link-block figures behind it."""
+    """The page-type decision and the link-block figures behind it.
+
+    ``score`` is the confidence that the page is an index page and
+    ``contentProbability`` (= 1 - score) that it is a content page.
+    """
 
     url: str | None = None
     pageType: str = "content"
+    contentProbability: float | None = None
     score: float = 0.0
     linkCoverage: float = 0.0
     codeCoverage: float = 0.0
@@ -69,4 +79,5 @@ class Page:
     html: str | None = None
     kind: str = "auto"
     pageTypeScore: float | None = None
+    contentProbability: float | None = None
     contentexError: str | None = None

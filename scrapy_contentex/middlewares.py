@@ -42,17 +42,25 @@ META_PAGE_TYPE = "contentex_page_type"  # "index" / "content", set on the respon
 META_SKIPPED = "contentex_skipped"  # skip reason when the response is not a page
 META_KIND = "contentex_kind"  # per-request override of CONTENTEX_KIND
 META_SCORE = "contentex_page_score"
+META_PROBABILITY = "contentex_content_probability"  # 0..1, that the page is a content page
+
+
+def probability_band(probability: float) -> str:
+    """The tenth a content probability falls in, as a stat key part: "0.9-1.0"."""
+    low = min(int(probability * 10), 9)
+    return f"{low / 10:.1f}-{(low + 1) / 10:.1f}"
 
 
 class _State:
     """What the middleware knows about one response while its output flows."""
 
-    __slots__ = ("label", "doc", "score", "own_items", "followed", "page_type")
+    __slots__ = ("label", "doc", "score", "probability", "own_items", "followed", "page_type")
 
     def __init__(self, label: str | None, doc: Document | None = None) -> None:
         self.label = label
         self.doc = doc
         self.score: float | None = None
+        self.probability: float | None = None
         self.page_type: PageType | None = None
         self.own_items = 0
         self.followed = 0
@@ -181,6 +189,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             result = classify_page(doc, response.url, **self.config.pagetype_params)
             state.label = result.pageType if result.pageType in ("index", "content") else "content"
             state.score = result.score
+            state.probability = result.contentProbability
             state.page_type = result
         except ContentexError as exc:  # the tree could not be built: not a page
             return self._skip(response, _decode_reason(exc))
@@ -207,6 +216,11 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         meta[META_PAGE_TYPE] = state.label
         if state.score is not None:
             meta[META_SCORE] = state.score
+        if state.probability is not None:
+            meta[META_PROBABILITY] = state.probability
+            band = probability_band(state.probability)
+            self._inc(f"pages/content_prob/{band}")
+            self._inc(f"pages/{state.label}/content_prob/{band}")
         self._inc(f"pages/{state.label}")
         return state
 
@@ -246,7 +260,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         out: list[Any] = []
         if state.label == "content" and state.own_items == 0:
             page = Page(url=response.url, pageType="content", html=state.doc.html,
-                        kind=self._kind_for(response), pageTypeScore=state.score)
+                        kind=self._kind_for(response), pageTypeScore=state.score,
+                        contentProbability=state.probability)
             # Hand the parsed document to the pipeline in-process (not a field:
             # never exported or pickled) so the page is parsed once.
             page._contentex_doc = state.doc  # type: ignore[attr-defined]
@@ -308,7 +323,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         state.own_items += 1
         if is_item(item):
             try:
-                tag_page_type(item, state.label, self._on_untagged)
+                tag_page_type(item, state.label, self._on_untagged, state.probability)
             except Exception as exc:  # an exotic item type: leave it exactly as it is
                 self._inc("items/untagged")
                 self._log_once("tag_error", logging.INFO,
@@ -344,24 +359,32 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
                     extra={"spider": spider})
 
 
-def tag_page_type(item: Any, label: str, on_untagged: Any = None) -> bool:
-    """Set ``pageType`` on an item when it can hold one and has none yet.
+def tag_page_type(item: Any, label: str, on_untagged: Any = None,
+                  probability: float | None = None) -> bool:
+    """Set ``pageType`` (and ``contentProbability``) on an item when it can hold
+    them and has none yet.
 
-    Dicts get the key; dataclasses, attrs and scrapy.Item objects only when
-    they declare the field (setting an undeclared one raises). Returns
+    Dicts get the keys; dataclasses, attrs and scrapy.Item objects only when
+    they declare the fields (setting an undeclared one raises). Returns
     whether the item carries the label afterwards.
     """
     if isinstance(item, dict):
         item.setdefault("pageType", label)
+        if probability is not None:
+            item.setdefault("contentProbability", probability)
         return True
     try:
         adapter = ItemAdapter(item)
-        if "pageType" not in adapter.field_names():
+        names = adapter.field_names()
+        if "pageType" not in names:
             if on_untagged:
                 on_untagged(item)
             return False
         if adapter.get("pageType") is None:
             adapter["pageType"] = label
+        if probability is not None and "contentProbability" in names \
+                and adapter.get("contentProbability") is None:
+            adapter["contentProbability"] = probability
         return True
     except (KeyError, TypeError, AttributeError):
         if on_untagged:
@@ -377,8 +400,10 @@ def summary(stats: dict[str, Any]) -> str:
     def fmt(values: dict[str, Any]) -> str:
         return ", ".join(f"{k} {v}" for k, v in values.items()) or "none"
 
+    pages = {k: v for k, v in group("contentex/pages/").items() if "/" not in k}
     parts = [
-        f"pages: {fmt(group('contentex/pages/'))}",
+        f"pages: {fmt(pages)}",
+        f"typed index: {stats.get('contentex/pages/index', 0)}",
         f"items: {fmt(group('contentex/items/'))}",
         f"failed: {fmt(group('contentex/failed/'))}",
         f"skipped: {fmt(group('contentex/skipped/'))}",

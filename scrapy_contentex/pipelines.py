@@ -122,6 +122,7 @@ class ContentexPipeline:
         if not adapter.get("url"):
             adapter["url"] = page.url
         adapter["pageType"] = page.pageType
+        adapter["contentProbability"] = page.contentProbability
         return result
 
     def _article(self, api: Any, doc: Document, url: str | None) -> Article:
@@ -146,4 +147,5 @@ class ContentexPipeline:
         if self.config.drop_failed:
             raise DropItem(f"contentex extraction failed ({reason}): {exc}")
         cls = Product if page.kind == "product" else Article
-        return cls(url=page.url, pageType=page.pageType, contentexError=f"{reason}: {exc}"[:500])
+        return cls(url=page.url, pageType=page.pageType, contentProbability=page.contentProbability,
+                   contentexError=f"{reason}: {exc}"[:500])

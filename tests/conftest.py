@@ -113,7 +113,8 @@ def run_middleware(mw: ContentexSpiderMiddleware, response: Response, output: li
 def fake_classifier(label: str):
     """A classify_page stand-in so middleware tests don't depend on the engine's tuning."""
     def classify_page(doc, url=None, **params):
-        return PageType(url=url, pageType=label, score=0.5 if label == "content" else 0.9)
+        score = 0.25 if label == "content" else 0.9
+        return PageType(url=url, pageType=label, score=score, contentProbability=1 - score)
     return classify_page
 
 

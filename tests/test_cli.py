@@ -61,6 +61,8 @@ def test_classify(pages):
         pytest.importorskip("scrapy_contentex.core.pagetype")
     assert [line["pageType"] for line in lines] == ["index", "content"]
     assert {"linkCoverage", "codeCoverage", "linkBlocks"} <= set(lines[0])
+    index, content = (line["contentProbability"] for line in lines)
+    assert 0.0 <= index < 0.5 < content <= 1.0
 
 
 def test_errors_name_the_input_and_batch_continues(pages):

@@ -190,7 +190,7 @@ def test_async_output_path(force_page_type):
         return [o async for o in mw.process_spider_output_async(response, source())]
 
     out = asyncio.run(collect())
-    assert out == [{"title": "own", "pageType": "content"}]
+    assert out == [{"title": "own", "pageType": "content", "contentProbability": 0.75}]
 
 
 def test_start_requests_untouched(force_page_type):
@@ -302,3 +302,31 @@ def test_index_page_without_a_record_stays_index(force_page_type):
     mw, crawler = make_middleware()
     run_middleware(mw, html_response(INDEX_EN, url="http://example.com/"))
     assert stat(crawler, "pages/index") == 1 and stat(crawler, "pages/content_by_record") is None
+
+
+def test_content_probability_reaches_meta_items_and_stats():
+    pytest.importorskip("scrapy_contentex.core.pagetype_model")
+    from scrapy_contentex.middlewares import META_PROBABILITY, probability_band
+
+    mw, crawler = make_middleware()
+    response = html_response(ARTICLE_EN, url="http://example.com/2024/ferry-crossing-returns.html")
+    out = run_middleware(mw, response, [{"title": "own"}])
+    probability = response.meta[META_PROBABILITY]
+    assert 0.0 <= probability <= 1.0 and probability == round(probability, 4)
+    assert out[0]["contentProbability"] == probability  # the spider's own dict item
+    band = probability_band(probability)
+    assert stat(crawler, f"pages/content_prob/{band}") == 1
+    label = response.meta[META_PAGE_TYPE]
+    assert stat(crawler, f"pages/{label}/content_prob/{band}") == 1
+    assert f"typed index: {stat(crawler, 'pages/index') or 0}" in summary(crawler.stats.get_stats())
+    assert "content_prob" not in summary(crawler.stats.get_stats())
+    assert [probability_band(p) for p in (0.0, 0.05, 0.5, 0.95, 1.0)] == \
+        ["0.0-0.1", "0.0-0.1", "0.5-0.6", "0.9-1.0", "0.9-1.0"]
+
+
+def test_page_item_carries_the_content_probability(force_page_type):
+    force_page_type("content")
+    mw, _ = make_middleware()
+    out = run_middleware(mw, html_response(ARTICLE_EN))
+    page = [o for o in out if isinstance(o, Page)][0]
+    assert page.contentProbability == 0.75  # the fake classifier's

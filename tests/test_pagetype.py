@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scrapy_contentex import classify_page
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.linkblocks import find_link_blocks, markup_text_distance
@@ -127,10 +129,80 @@ def test_content_page_shows_text_region_between_blocks():
     assert first.end < body_at < last.start
 
 
-def test_decision_works_without_declared_type():
-    params = PageTypeParams(use_declared=False)
-    assert classify(Document(ARTICLE_EN), params).label == "content"
-    assert classify(Document(INDEX_EN), params).label == "index"
+def test_shipped_model_reads_every_feature_the_classifier_computes():
+    from scrapy_contentex.core.pagetype import FEATURES
+    from scrapy_contentex.core.pagetype_model import load_model
+
+    model = load_model()
+    assert model.features == FEATURES
+    assert 0.0 < model.threshold < 1.0
+    result = classify(Document(ARTICLE_EN))
+    assert set(result.features) == set(FEATURES)
+    assert result.probability == 1.0 - result.score
+    assert result.threshold == model.threshold
+
+
+def test_probability_follows_the_model_file(tmp_path):
+    # A model that reads only region_share: a page with one big text region
+    # is content, a page of links index; the threshold comes from the file.
+    import json
+
+    from scrapy_contentex.core.pagetype_model import load_model
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({
+        "kind": "logistic", "features": ["region_share"], "mean": [0.5], "scale": [0.1],
+        "weights": [-3.0], "bias": 0.0, "threshold": 0.4,
+    }))
+    params = PageTypeParams(model=str(path))
+    article, index = classify(Document(ARTICLE_EN), params), classify(Document(INDEX_EN), params)
+    assert article.label == "content" and index.label == "index"
+    assert article.threshold == 0.4
+    assert article.probability > 0.5 > index.probability
+    assert load_model(str(path)).index_probability({}) == 0.5  # a missing feature moves nothing
+    path.write_text(json.dumps({"kind": "trees"}))
+    load_model.cache_clear()
+    with pytest.raises(ValueError):
+        load_model(str(path))
+
+
+def test_url_shape_features():
+    from scrapy_contentex.core.pagetype import url_features
+
+    story = url_features("https://example.com/2024/03/08/city-council-approves-river-park.html")
+    section = url_features("https://example.com/category/world/")
+    assert story["url_date"] == 1.0 and story["url_slug"] >= 3 and story["url_file"] == 1.0
+    assert section["url_list_word"] == 1.0 and section["url_slug"] == 0.0
+    assert url_features("https://example.com/")["url_root"] == 1.0
+    assert url_features(None) == dict.fromkeys(url_features(None), 0.0)
+    assert url_features("http://[bad")["url_depth"] == 0.0
+
+
+def test_page_url_falls_back_to_canonical():
+    from scrapy_contentex.core.pagetype import page_url
+
+    html = '<link rel="canonical" href="https://example.com/a/b-c-d">'
+    assert page_url(None, html) == "https://example.com/a/b-c-d"
+    assert page_url("https://x.org/", html) == "https://x.org/"
+    assert page_url(None, "<p>no url</p>") is None
+
+
+def test_listing_features_count_prices_tiles_and_links_to_content():
+    from scrapy_contentex.core.pagetype import content_link
+
+    tiles = "".join(
+        f'<div class="tile"><a href="/p/red-wool-hat-{i}"><img src="{i}.jpg"></a><span>$1{i}.00</span></div>'
+        for i in range(12)
+    )
+    page = classify(Document(f"<html><body>{NAV_EN}{tiles}</body></html>"))
+    assert page.features["log_prices"] > 2.5  # 12 prices
+    assert page.features["log_image_links"] > 2.5
+    assert page.features["log_record_repeat"] > 2.5  # 12 tiles share a class
+    assert page.features["content_link_share"] > 0.5
+    assert content_link("/2024/03/city-park") and content_link("/item/1234567")
+    assert not content_link("/world/") and not content_link("/about-us")
+    assert classify(Document(INDEX_ZH)).features["pagination"] == 1.0
+    assert classify(Document(ARTICLE_EN)).features["pagination"] == 0.0
 
 
 def test_declared_type():
@@ -215,6 +287,7 @@ def test_page_of_only_links_is_index():
 def test_api_classify_page():
     item = classify_page(INDEX_ZH)
     assert item.pageType == "index"
+    assert item.contentProbability == round(1 - item.score, 4) < 0.5
     assert item.links > 30 and item.linkBlocks >= 1
     item = classify_page(ARTICLE_EN, url="https://example.com/a", min_links=3, max_distance=40)
     assert item.pageType == "content"

@@ -150,3 +150,13 @@ def test_non_json_values_are_coerced(monkeypatch):
     item = pipeline.process_item(page(ARTICLE_EN, kind="article"))
     assert item.datePublished == "2024-11-04"
     json.dumps(ItemAdapter(item).asdict())
+
+
+def test_extracted_items_keep_the_page_content_probability():
+    pipeline, _ = make_pipeline()
+    item = pipeline.process_item(Page(url="http://x/a", html=ARTICLE_EN, kind="article",
+                                      contentProbability=0.8123))
+    assert isinstance(item, Article) and item.contentProbability == 0.8123
+    failed = pipeline.process_item(Page(url="http://x/b", html=None, kind="article",
+                                        contentProbability=0.61))
+    assert failed.contentexError and failed.contentProbability == 0.61

@@ -191,6 +191,13 @@ def count_buckets(joined: str) -> list[int]:
     Equal, bucket by bucket, to the sum of :func:`markup_text_distance` over
     the bucket's pieces, in a constant number of regex passes.
     """
+    return count_buckets_and_text(joined)[0]
+
+
+def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
+    """:func:`count_buckets`, and the visible text it counted (tags and
+    blank runs replaced by one space, entities decoded, separators kept):
+    the page-type features read prices and dates there, not in markup."""
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
     # One space per run of blanks, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
@@ -205,7 +212,7 @@ def count_buckets(joined: str) -> list[int]:
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
     if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
         marks = _OTHER_BLANK_RE.sub("", marks)
-    return list(map(len, marks.split(_SEP)))
+    return list(map(len, marks.split(_SEP))), text
 
 
 def code_distance(markup: str) -> int:
@@ -258,6 +265,8 @@ class LinkBlockScan:
     in text units: ``link_text[i]`` inside link i, ``gap_text[i]`` in the gap
     after it (``gap_text[-1]`` is the tail), ``lead_text`` before the first
     link, ``link_units`` inside all links and ``text_units`` on the page.
+    ``text`` is the visible text the units were counted in (pieces joined by
+    ``\x1e``, buckets closed by ``\x1f``).
     """
 
     length: int
@@ -272,6 +281,7 @@ class LinkBlockScan:
     link_units: int = 0
     text_units: int = 0
     distance: str = "text"
+    text: str = field(default="", repr=False)
 
     @property
     def link_count(self) -> int:
@@ -451,7 +461,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         links.append((link_start, n))
         add(_SEP)
     code_gaps.append(code_gap)
-    units = count_buckets(_PIECE.join(parts))
+    units, scan.text = count_buckets_and_text(_PIECE.join(parts))
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

@@ -1,27 +1,27 @@
-"""Index or content page from its logical link blocks (seed 004), no tree needed.
+"""Index or content page: logical link blocks (seed 004) and a learned decision.
 
-One forward scan (:mod:`.linkblocks`) finds the page's logical link blocks.
-The seed observes that index pages are links almost everywhere (high link
-coverage LCR, little text outside blocks) while a content page is mostly one
-text region framed by link blocks. We turn that into a small logistic score
-with three features, each measured to carry signal on its own:
+One forward scan (:mod:`.linkblocks`) finds the page's logical link blocks
+and counts its visible text, without a tree. The seed observes that index
+pages are links almost everywhere while a content page is mostly one text
+region framed by link blocks; on real pages (shops, forums, heavy news
+navigation) that alone is not enough, so the scan's figures are joined by a
+few cheap regex passes over the same text:
 
-* ``region_share``: text units of the largest region outside the blocks over
-  all text units of the page (the body of an article is one big region; on
-  an index page every region is a short teaser). Single-threshold balanced
-  accuracy on the development set: 0.91.
-* ``lcr``: the seed's link coverage ratio (index pages close to 1).
-* ``declared``: what the page says about itself, when it says anything:
-  +1 for an ``og:type`` other than "website" or a JSON-LD article/product
-  type, -1 for ``og:type`` "website" or a JSON-LD list/collection page,
-  0 when silent (most Chinese pages). Read with a regex, no JSON parsing.
+* link blocks: the largest text region's share of the page, LCR, CCR, the
+  blocks' count and sizes, headline-sized links, teaser-sized gaps;
+* markup: teaser headings (a heading that opens with a link), repeated
+  ``class`` values (cards, tiles), paragraphs, list items, pagination;
+* declared types: Open Graph, JSON-LD and microdata (``declared_type``);
+* listing marks: prices and dates in the visible text, image links, links
+  whose path names one content page;
+* the page URL's shape (fetched URL, else canonical / og:url).
 
-``score = sigmoid(bias + w_region*region_share + w_lcr*lcr + w_declared*declared)``
-is the confidence (0..1) that the page is an index page; ``label`` is
-"index" when ``score >= threshold``. The weights are a logistic fit with
-class-balanced weights on the development set, rounded (see
-docs/pagetype.md and ``python -m benchmarks.pagetype --sweep``). URLs are
-never used: the decision comes from the page alone.
+:mod:`.pagetype_model` weighs these 46 numbers (a logistic regression fitted
+by ``training/train_pagetype.py``, cross-validated by domain) into ``score``,
+the confidence that the page is an index page; ``probability`` (1 - score)
+is the confidence that it is a content page, and ``label`` is "index" when
+``score`` reaches the threshold (the model's default, or
+``PageTypeParams.threshold``).
 """
 
 from __future__ import annotations
@@ -40,22 +40,21 @@ DEFAULT_MAX_DISTANCE = {"text": 20, "code": 80}
 
 @dataclass
 class PageTypeParams:
-    """Every knob of the page-type decision; defaults chosen on the development set.
+    """Every knob of the page-type decision.
 
     ``min_links`` is the seed's C_t, ``max_distance`` its d_t (``None``: 20
-    text units, or 80 characters with ``distance="code"``). The weights were
-    fitted with text distance, C_t=2, d_t=20.
+    text units, or 80 characters with ``distance="code"``). The shipped model
+    was fitted with text distance, C_t=2, d_t=20; other values change the
+    block features it reads. ``threshold`` is the cut on the index
+    probability (``None``: the model's default, chosen by grouped
+    cross-validation); ``model`` a path to another model JSON.
     """
 
     min_links: int = 2
     max_distance: int | None = None
     distance: str = "text"
-    threshold: float = 0.5
-    bias: float = -0.4
-    w_region: float = -10.0
-    w_lcr: float = 3.6
-    w_declared: float = -3.4
-    use_declared: bool = True
+    threshold: float | None = None
+    model: str | None = None
 
     def resolved_distance(self) -> int:
         if self.max_distance is not None:
@@ -67,11 +66,12 @@ class PageTypeParams:
 class PageTypeResult:
     """The decision and the figures behind it.
 
-    ``score`` is the confidence (0..1) that the page is an index page;
-    ``label`` is "index" when it reaches ``params.threshold``. ``lcr`` and
-    ``ccr`` are the seed's link and code coverage ratios, ``blocks`` the
-    logical link blocks (offsets into the decoded HTML), ``links`` the
-    number of links on the page.
+    ``score`` is the confidence (0..1) that the page is an index page and
+    ``probability`` (= 1 - score) that it is a content page; ``label`` is
+    "index" when ``score`` reaches the threshold. ``lcr`` and ``ccr`` are the
+    seed's link and code coverage ratios, ``blocks`` the logical link blocks
+    (offsets into the decoded HTML), ``links`` the number of links,
+    ``features`` every value the model read.
     """
 
     label: str
@@ -82,6 +82,9 @@ class PageTypeResult:
     links: int = 0
     region_share: float = 0.0
     declared: int = 0
+    probability: float = 0.0
+    threshold: float = 0.5
+    features: dict[str, float] = field(default_factory=dict)
     scan: LinkBlockScan | None = field(default=None, repr=False)
 
 
@@ -99,12 +102,8 @@ _LD_CONTENT = frozenset(
 )
 _LD_INDEX = frozenset("CollectionPage ItemList SearchResultsPage".split())
 # The subject of a page about one thing: a product, a Q&A page or question, a
-# discussion thread. JSON-LD types come from _LD_TYPE_RE; microdata ones from
-# this pattern, which opens with a literal the regex engine searches for fast.
+# discussion thread (JSON-LD or microdata types).
 _SUBJECT_TYPES = frozenset(("Product", "QAPage", "Question", "DiscussionForumPosting"))
-_SUBJECT_MD_RE = re.compile(
-    r'itemtype\s*=\s*["\']?https?://schema\.org/(' + "|".join(sorted(_SUBJECT_TYPES)) + r')(?!\w)'
-)
 
 
 _MD_TYPE_RE = re.compile(r'itemtype\s*=\s*["\']?https?://schema\.org/(\w+)')
@@ -123,37 +122,141 @@ def declared_type(html: str) -> int:
     microdata, none of these types twice) is about that subject; a list page
     declares many of one kind.
     """
-    m = _OG_TYPE_RE.search(html)
-    if m:
-        c = _CONTENT_ATTR_RE.search(m.group(0))
-        if c:
-            if c.group(1).lower() != "website":
-                return 1
-            ld_types = _LD_TYPE_RE.findall(html)
-            return 1 if _one_subject(html, ld_types) and not _LD_INDEX.intersection(ld_types) else -1
-    ld_types = _LD_TYPE_RE.findall(html)
+    return _declared(og_type(html), *schema_types(html))
+
+
+def og_type(html: str) -> str | None:
+    """The page's og:type value, lowercased ("" when the tag has no value), or None.
+
+    Found with a substring search (fast) and read inside its tag only.
+    """
+    for mark in ("og:type", "OG:TYPE", "og:Type"):
+        at = html.find(mark)
+        while at >= 0:
+            tag = _OG_TYPE_RE.match(html, html.rfind("<", 0, at))
+            if tag is not None and tag.end() > at:
+                c = _CONTENT_ATTR_RE.search(tag.group(0))
+                return c.group(1).lower() if c else ""
+            at = html.find(mark, at + 1)
+    return None
+
+
+def schema_types(html: str) -> tuple[list[str], list[str]]:
+    """schema.org types the page declares: (JSON-LD ``@type`` values, microdata ``itemtype`` ones)."""
+    ld = _LD_TYPE_RE.findall(html) if '"@type"' in html else []
+    md = _MD_TYPE_RE.findall(html) if "itemtype" in html else []
+    return ld, md
+
+
+def _declared(og: str | None, ld_types: list[str], md_types: list[str]) -> int:
+    if og:
+        if og != "website":
+            return 1
+        return 1 if _one_subject(ld_types, md_types) and not _LD_INDEX.intersection(ld_types) else -1
     types = set(ld_types)
     if types & _LD_INDEX:
         return -1
-    if "itemtype" in html:
-        # microdata content types too; its list types mark sidebars as often as lists
-        types.update(_MD_TYPE_RE.findall(html))
-    if types & _LD_CONTENT or _one_subject(html, ld_types):
+    # microdata content types too; its list types mark sidebars as often as lists
+    types.update(md_types)
+    if types & _LD_CONTENT or _one_subject(ld_types, md_types):
         return 1
     return 0
 
 
-def _one_subject(html: str, ld_types: list[str]) -> bool:
+def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
     """A Product, QAPage, Question or DiscussionForumPosting declared (JSON-LD or
     microdata), none of them twice: a Q&A page declares its page and its one
     question, a list page declares many of one kind."""
     counts = Counter(t for t in ld_types if t in _SUBJECT_TYPES)
-    if "itemtype" in html:
-        counts.update(_SUBJECT_MD_RE.findall(html))
+    counts.update(t for t in md_types if t in _SUBJECT_TYPES)
     return bool(counts) and max(counts.values()) == 1
 
 
-# --- the decision -------------------------------------------------------------
+# --- features -----------------------------------------------------------------
+
+# Class values, for repeated sibling records (cards, tiles, teasers share one).
+# Each pattern below opens with a literal, which the regex engine finds fast.
+# Only the tags counted below, in lower or upper case (few matches to count).
+_TAG_NAME_RE = re.compile(
+    r"<(h[1-6]|p|li|article|time|textarea|H[1-6]|P|LI|ARTICLE|TIME|TEXTAREA)(?=[\s>/])"
+)
+_CLASS_RE = re.compile(r"""class=["']([^"'<>]{1,200})""")
+# A heading whose first content is a link: the headline of a teaser.
+_HEADING_LINK_RE = re.compile(r"<h[1-6]\b[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,3}<a\s")
+_CANONICAL_RE = re.compile(
+    r"""<link\b[^<>]*\brel\s*=\s*["']?canonical\b[^<>]*>|<meta\b[^<>]*og:url\b[^<>]*>""", re.I
+)
+_HREF_VALUE_RE = re.compile(r"""\b(?:href|content)\s*=\s*["']?\s*(https?://[^"'\s<>]+)""", re.I)
+_DATE_PATH_RE = re.compile(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|\b)")
+_DIGITS_RE = re.compile(r"\d{4,}")
+
+
+def page_url(doc_url: str | None, html: str) -> str | None:
+    """The page's URL: the one it was fetched from, else its canonical or og:url."""
+    if doc_url:
+        return doc_url
+    m = _CANONICAL_RE.search(html)
+    if m:
+        v = _HREF_VALUE_RE.search(m.group(0))
+        if v:
+            return v.group(1)
+    return None
+
+
+def url_features(url: str | None) -> dict[str, float]:
+    """The URL's shape, general to any site: how deep, and whether the last
+    segment names one thing (a long number, a date in the path, a slug of
+    several words, a file ending) or a section (the root, a short word)."""
+    from urllib.parse import urlsplit
+
+    if not url:
+        return dict.fromkeys(URL_FEATURES, 0.0)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return dict.fromkeys(URL_FEATURES, 0.0)
+    path = parts.path or "/"
+    segments = [s for s in path.split("/") if s]
+    last = segments[-1] if segments else ""
+    stem = last.rsplit(".", 1)[0] if "." in last else last
+    # the words of the path (and query keys) that say "list" or "one item"
+    words = {w for seg in segments for w in _WORD_SPLIT_RE.split(seg.lower().rsplit(".", 1)[0]) if w}
+    words.update(k.lower() for k in _QUERY_KEY_RE.findall(parts.query))
+    return {
+        "url_depth": float(min(len(segments), 6)),
+        "url_root": float(not segments),
+        "url_digits": float(bool(_DIGITS_RE.search(last) or _DIGITS_RE.search(parts.query))),
+        "url_date": float(bool(_DATE_PATH_RE.search(path))),
+        "url_slug": float(min(stem.count("-") + stem.count("_"), 8)),
+        "url_file": float("." in last and not last.endswith("/")),
+        "url_query": float(bool(parts.query)),
+        "url_list_word": float(any(w in _LIST_WORDS for w in words)),
+        "url_item_word": float(any(w in _ITEM_WORDS for w in words)),
+    }
+
+
+URL_FEATURES = (
+    "url_depth", "url_root", "url_digits", "url_date", "url_slug", "url_file", "url_query",
+    "url_list_word", "url_item_word",
+)
+# Words that name a list or a single item in URLs of any site (CMS, shop and
+# forum conventions), English and pinyin; a vocabulary, like the schema types.
+_LIST_WORDS = frozenset(
+    "tag tags category categories cat section sections topics archive archives list lists "
+    "listing browse collection collections search results index catalog catalogue shop "
+    "department departments channel channels column lanmu liebiao fenlei forumdisplay "
+    "board boards author authors".split()
+)
+_ITEM_WORDS = frozenset(
+    "article story post detail details item product dp thread viewtopic showthread "
+    "question answer".split()
+)
+_WORD_SPLIT_RE = re.compile(r"[^a-z0-9]+")
+_QUERY_KEY_RE = re.compile(r"(?:^|&)([A-Za-z_]+)=")
+
+
+def _log(x: float) -> float:
+    return math.log1p(max(x, 0.0))
 
 
 def region_share(scan: LinkBlockScan) -> float:
@@ -163,31 +266,182 @@ def region_share(scan: LinkBlockScan) -> float:
     return max(scan.region_units()) / scan.text_units
 
 
-def index_score(region: float, lcr: float, declared: int, params: PageTypeParams) -> float:
-    """Logistic confidence that a page with these figures is an index page."""
-    z = params.bias + params.w_region * region + params.w_lcr * lcr
-    if params.use_declared:
-        z += params.w_declared * declared
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+def scan_features(scan: LinkBlockScan) -> dict[str, float]:
+    """The link blocks' figures (seed 004 and the size distribution of blocks)."""
+    text = max(scan.text_units, 1)
+    links = max(scan.link_count, 1)
+    regions = sorted(scan.region_units(), reverse=True)
+    blocks = scan.blocks
+    long_links = sum(1 for u in scan.link_text if u >= 5)
+    teaser_gaps = sum(1 for u in scan.gap_text if 8 <= u < 80)
+    big_blocks = sum(b.links for b in blocks if b.links >= 10)
+    return {
+        "region_share": regions[0] / text if scan.text_units else 0.0,
+        "region2_share": (regions[1] / text) if len(regions) > 1 and scan.text_units else 0.0,
+        "lcr": scan.lcr,
+        "ccr": scan.ccr,
+        "link_share": scan.link_units / text,
+        "log_text": _log(scan.text_units),
+        "log_links": _log(scan.link_count),
+        "log_blocks": _log(len(blocks)),
+        "log_region": _log(regions[0]),
+        "long_link_share": long_links / links,
+        "log_long_links": _log(long_links),
+        "log_teaser_gaps": _log(teaser_gaps),
+        "big_block_share": big_blocks / links,
+        "max_block_share": max((b.links for b in blocks), default=0) / links,
+    }
+
+
+def markup_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
+    """Repeated sibling records, headings, paragraphs and pagination.
+
+    Tags are counted from one pass over tag names; class values and teaser
+    headings take one regex pass each (each pattern opens with a literal);
+    pagination is read from the class values, the links' paths and the text.
+    """
+    tags: Counter[str] = Counter()
+    for name, n in Counter(_TAG_NAME_RE.findall(html)).items():
+        tags[name.lower()] += n
+    classes = Counter(_CLASS_RE.findall(html))
+    # joined once, so each test is one substring search in C
+    class_text, href_text = " ".join(classes), " ".join(hrefs)
+    pagination = (
+        any(mark in class_text for mark in ("pagination", "pager", "page-numbers"))
+        or "page=" in href_text or "/page/" in href_text
+        or "下一页" in text or "下页" in text
+    )
+    return {
+        "log_heading_links": _log(len(_HEADING_LINK_RE.findall(html))),
+        "log_headings": _log(sum(tags[f"h{k}"] for k in range(1, 7))),
+        "log_paragraphs": _log(tags["p"]),
+        "log_articles": _log(tags["article"]),
+        "log_items": _log(tags["li"]),
+        "log_record_repeat": _log(max(classes.values(), default=0)),
+        "log_times": _log(tags["time"]),
+        "textarea": float(tags["textarea"] > 0),
+        "pagination": float(pagination),
+    }
+
+
+_OG_KIND = {"article": "og_article", "website": "og_website", "product": "og_product"}
+_ARTICLE_TYPES = frozenset(t for t in _LD_CONTENT if t not in _SUBJECT_TYPES | {"Recipe", "VideoObject"})
+# A price in visible text: a currency sign before a number, or a sign after one.
+_PRICE_RE = re.compile(r"[$€£¥₹₩￥]\s?\d|\d\s?[€元円₽](?!\w)")
+_IMAGE_LINK_RE = re.compile(r"<a\s[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,4}<(?:img|picture)\b")
+# A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
+_DATE_RE = re.compile(r"(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]")
+_HREF_PATH_RE = re.compile(r"""href=["']?([^"'\s<>#]*)""")  # path and query
+_LONG_NUMBER_RE = re.compile(r"\d{5}")
+
+
+def declared_features(html: str) -> dict[str, float]:
+    """What the page says it is: the overall reading (``declared_type``), the
+    kind of its og:type, and how many products and articles it declares (a
+    list page declares many, a product or article page one)."""
+    og = og_type(html)
+    ld, md = schema_types(html)
+    d = _declared(og, ld, md)
+    feats = dict.fromkeys(("og_article", "og_website", "og_product", "og_other"), 0.0)
+    if og:
+        feats[_OG_KIND.get(og.split(".")[0], "og_other")] = 1.0
+    products = articles = lists = 0
+    for t in ld + md:
+        if t == "Product":
+            products += 1
+        elif t in _ARTICLE_TYPES:
+            articles += 1
+        elif t in _LD_INDEX:
+            lists += 1
+    feats.update(
+        declared_content=float(d > 0),
+        declared_index=float(d < 0),
+        log_ld_products=_log(products),
+        log_ld_articles=_log(articles),
+        ld_lists=float(lists > 0),
+    )
+    return feats
+
+
+def content_link(href: str) -> bool:
+    """Whether a link's path names one content page: a slug of three words or
+    more, a long number, or a date in the path (what section links lack)."""
+    path = href.split("?", 1)[0]
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if last.count("-") + last.count("_") >= 2 or _LONG_NUMBER_RE.search(last):
+        return True
+    return _DATE_PATH_RE.search(path) is not None
+
+
+def listing_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
+    """Marks of a list of records: prices and dates in the visible ``text``,
+    image links (tiles), and links that point at content pages."""
+    content_links = sum(map(content_link, hrefs))
+    return {
+        "log_prices": _log(len(_PRICE_RE.findall(text))),
+        "log_image_links": _log(len(_IMAGE_LINK_RE.findall(html))),
+        "log_dates": _log(len(_DATE_RE.findall(text))),
+        "log_content_links": _log(content_links),
+        "content_link_share": content_links / max(len(hrefs), 1),
+    }
+
+
+FEATURES = (
+    "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
+    "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
+    "big_block_share", "max_block_share",
+    "log_heading_links", "log_headings", "log_paragraphs", "log_articles", "log_items",
+    "log_record_repeat", "log_times", "textarea", "pagination",
+    "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
+    "log_ld_products", "log_ld_articles", "ld_lists",
+    "log_prices", "log_image_links", "log_dates", "log_content_links", "content_link_share",
+    *URL_FEATURES,
+)
+
+
+# --- the decision -------------------------------------------------------------
+
+
+def features_of(doc: Document, params: PageTypeParams | None = None) -> tuple[dict[str, float], str | None]:
+    """The model's features of a page and the URL they read (fetched, canonical or og:url)."""
+    params = params or PageTypeParams()
+    scan = find_link_blocks(doc.html, params.min_links, params.resolved_distance(), params.distance)
+    url = page_url(doc.url, doc.html)
+    return _features(doc.html, scan, url), url
+
+
+def _features(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, float]:
+    hrefs = _HREF_PATH_RE.findall(html)
+    feats = scan_features(scan)
+    feats.update(markup_features(html, scan.text, hrefs))
+    feats.update(declared_features(html))
+    feats.update(listing_features(html, scan.text, hrefs))
+    feats.update(url_features(url))
+    return feats
 
 
 def classify(doc: Document, params: PageTypeParams | None = None) -> PageTypeResult:
-    """Classify a page as "index" or "content" from one scan of its HTML text."""
+    """Classify a page as "index" or "content": one scan of its HTML text, a few
+    regex passes, and the shipped logistic model (core/pagetype_model.py)."""
+    from .pagetype_model import load_model
+
     params = params or PageTypeParams()
-    scan = find_link_blocks(
-        doc.html, params.min_links, params.resolved_distance(), params.distance
-    )
-    region = region_share(scan)
-    declared = declared_type(doc.html) if params.use_declared else 0
-    score = index_score(region, scan.lcr, declared, params)
+    model = load_model(params.model)
+    scan = find_link_blocks(doc.html, params.min_links, params.resolved_distance(), params.distance)
+    feats = _features(doc.html, scan, page_url(doc.url, doc.html))
+    score = model.index_probability(feats)
+    threshold = model.threshold if params.threshold is None else float(params.threshold)
     return PageTypeResult(
-        label="index" if score >= params.threshold else "content",
+        label="index" if score >= threshold else "content",
         score=score,
         lcr=scan.lcr,
         ccr=scan.ccr,
         blocks=scan.blocks,
         links=scan.link_count,
-        region_share=region,
-        declared=declared,
+        region_share=feats["region_share"],
+        declared=int(feats["declared_content"] - feats["declared_index"]),
+        probability=1.0 - score,
+        threshold=threshold,
+        features=feats,
         scan=scan,
     )
