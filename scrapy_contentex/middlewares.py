@@ -3,15 +3,23 @@
 The middleware is the only place that sees responses, so it decides three
 things per response: whether the body is an HTML page at all (otherwise a
 counted skip), whether it is an index or a content page (seed 004, through
-``api.classify_page``), and what to hand the pipelines (a ``Page`` item for a
+``work.process_page``), and what to hand the pipelines (a ``Page`` item for a
 content page the spider did not turn into items itself). It also steers the
 crawl by page type when asked (both off by default).
+
+Where the work runs: with ``CONTENTEX_WORKERS = 0`` in this process, in
+``process_spider_input`` (so the callback already sees the label in meta);
+otherwise in a pool of worker processes (``pool.WorkerPool``), awaited in
+``process_spider_output_async`` before the spider's output is read, so the
+reactor thread keeps downloading while a worker parses, classifies and
+extracts the page in one go. A caller of the synchronous
+``process_spider_output`` gets the in-process path.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 import weakref
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
@@ -21,19 +29,25 @@ from scrapy import Request, Spider, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from scrapy.utils.asyncio import is_asyncio_available
 
 try:  # Scrapy 2.14+: the asyncio loop when it drives the crawl
     from scrapy.utils.asyncio import create_looping_call
 except ImportError:  # pragma: no cover - Scrapy 2.13
     from twisted.internet.task import LoopingCall as create_looping_call
 
-from .core.document import Document, looks_binary, looks_like_feed, looks_like_html
-from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
+from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
+from .pool import WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
+from .work import PageResult, WorkSettings, failed_item, has_text, process_page
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from scrapy.crawler import Crawler
+
+__all__ = ["ContentexSpiderMiddleware", "has_text", "skip_reason", "summary", "tag_page_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -42,20 +56,30 @@ META_PAGE_TYPE = "contentex_page_type"  # "index" / "content", set on the respon
 META_SKIPPED = "contentex_skipped"  # skip reason when the response is not a page
 META_KIND = "contentex_kind"  # per-request override of CONTENTEX_KIND
 META_SCORE = "contentex_page_score"
+META_PROBABILITY = "contentex_content_probability"
+
+# Tasks in flight per worker (one running, one queued): enough to keep every
+# worker busy, few enough that a slow pool holds responses back in Scrapy's
+# scraper slot (which then stops the downloader) instead of growing a queue.
+TASKS_PER_WORKER = 2
 
 
 class _State:
     """What the middleware knows about one response while its output flows."""
 
-    __slots__ = ("label", "doc", "score", "own_items", "followed", "page_type")
+    __slots__ = ("label", "result", "pending", "own_items", "followed")
 
-    def __init__(self, label: str | None, doc: Document | None = None) -> None:
+    def __init__(self, label: str | None, result: PageResult | None = None,
+                 pending: bool = False) -> None:
         self.label = label
-        self.doc = doc
-        self.score: float | None = None
-        self.page_type: PageType | None = None
+        self.result = result
+        self.pending = pending  # the worker pool has not classified it yet
         self.own_items = 0
         self.followed = 0
+
+    @property
+    def score(self) -> float | None:
+        return self.result.score if self.result is not None else None
 
 
 def skip_reason(response: Response, max_size: int) -> str | None:
@@ -82,11 +106,6 @@ def skip_reason(response: Response, max_size: int) -> str | None:
     return None
 
 
-def has_text(doc: Document) -> bool:
-    """Whether the page holds any text at all (stops at the first non-blank node)."""
-    return any(text.strip() for text in doc.tree.itertext())
-
-
 def _meta(response: Response) -> dict[str, Any]:
     """response.meta, or a throwaway dict for a response built without a request."""
     try:
@@ -102,14 +121,50 @@ def _content_type(response: Response) -> str | None:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
-def _decode_reason(exc: BaseException) -> str:
-    if isinstance(exc, NotHtmlError):
-        return "non_html"
-    if isinstance(exc, EmptyDocumentError):
-        return "empty"
-    if isinstance(exc, ContentexError):
-        return exc.reason
-    return "decode"
+def _awaitable(future: Future) -> Any:
+    """A concurrent.futures.Future as something this crawl's coroutines can await."""
+    if is_asyncio_available():
+        return asyncio.wrap_future(future)
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    deferred: Deferred = Deferred()
+
+    def settle(done: Future) -> None:
+        exc = done.exception()
+        if exc is not None:
+            deferred.errback(exc)
+        else:
+            deferred.callback(done.result())
+
+    future.add_done_callback(lambda done: reactor.callFromThread(settle, done))
+    return deferred
+
+
+class _Gate:
+    """At most ``size`` tasks in flight; the others wait (asyncio or Twisted)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.in_flight = 0
+        self.peak = 0
+        self._sem: Any = None
+
+    async def __aenter__(self) -> None:
+        if self._sem is None:
+            if is_asyncio_available():
+                self._sem = asyncio.Semaphore(self.size)
+            else:
+                from twisted.internet.defer import DeferredSemaphore
+
+                self._sem = DeferredSemaphore(self.size)
+        await self._sem.acquire()
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.in_flight -= 1
+        self._sem.release()
 
 
 class ContentexSpiderMiddleware(BaseSpiderMiddleware):
@@ -128,6 +183,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self.spider_kind = self.config.kind
         self._progress_task: Any = None
         self._last_progress = ""
+        self.pool: WorkerPool | None = None
+        self._gate = _Gate(max(1, self.config.workers) * TASKS_PER_WORKER)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
@@ -156,6 +213,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         if self.stats is not None:
             self.stats.inc_value(f"contentex/{key}", count)
 
+    def _add_ms(self, key: str, ms: float) -> None:
+        # set_value with rounding: inc_value of floats accumulates binary noise.
+        if self.stats is not None:
+            total = self.stats.get_value(f"contentex/{key}", 0) + ms
+            self.stats.set_value(f"contentex/{key}", round(total, 1))
+
     def _skip(self, response: Response, reason: str) -> _State:
         self._inc(f"skipped/{reason}")
         meta = _meta(response)
@@ -165,63 +228,36 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
                        "contentex: skipping %s (%s)", response.url, reason)
         return _State(None)
 
-    def _classify(self, response: Response) -> _State:
-        """Decode and classify one response; never raises."""
-        reason = skip_reason(response, self.config.max_page_size)
-        if reason:
-            return self._skip(response, reason)
-        try:
-            doc = Document(response.body, url=response.url, content_type=_content_type(response))
-        except Exception as exc:  # undecodable bytes, binary, empty after decoding
-            return self._skip(response, _decode_reason(exc))
-        state = _State("content", doc)
-        try:
-            from .api import classify_page
+    def _task(self, response: Response, extract: bool) -> tuple:
+        """The arguments of ``work.process_page`` for one response (all picklable)."""
+        return (response.body, response.url, _content_type(response), self._kind_for(response),
+                WorkSettings.from_config(self.config), extract)
 
-            result = classify_page(doc, response.url, **self.config.pagetype_params)
-            state.label = result.pageType if result.pageType in ("index", "content") else "content"
-            state.score = result.score
-            state.page_type = result
-        except ContentexError as exc:  # the tree could not be built: not a page
-            return self._skip(response, _decode_reason(exc))
-        except Exception as exc:
-            # Classification is advisory: treat the page as content so its
-            # extraction is still attempted (and its item not lost).
+    def _apply(self, response: Response, result: PageResult) -> _State:
+        """The one place a page's classification becomes meta, stats and logs."""
+        self._add_ms("classify_time_ms", result.classify_ms)
+        if result.label is None:
+            return self._skip(response, result.skip or "decode")
+        if result.classify_error:
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
-                           "contentex: page type failed on %s: %r", response.url, exc)
-        if (state.label == "index" and self.config.record_pages
-                and self._kind_for(response) != "article" and self._is_record_page(response, doc)):
-            state.label = "content"
-        if state.label == "content":
-            # Only content pages need the tree (the pipeline reuses it); the
-            # page type itself is one scan of the text, so index pages are
-            # parsed only for the record-page check.
-            try:
-                if not has_text(doc):
-                    return self._skip(response, "empty")
-            except Exception as exc:
-                return self._skip(response, _decode_reason(exc))
+                           "contentex: page type failed on %s: %s", response.url,
+                           result.classify_error)
+        if result.record_error:
+            self._log_once("record_page", logging.WARNING,
+                           "contentex: record-page check failed on %s: %s", response.url,
+                           result.record_error)
+        if result.by_record:
+            self._inc("pages/content_by_record")
         meta = _meta(response)
         meta.pop(META_SKIPPED, None)
-        meta[META_PAGE_TYPE] = state.label
-        if state.score is not None:
-            meta[META_SCORE] = state.score
-        self._inc(f"pages/{state.label}")
-        return state
-
-    def _is_record_page(self, response: Response, doc: Document) -> bool:
-        """A product page that its links made look like an index page (counted)."""
-        from .core.kind import record_page
-
-        try:
-            if record_page(doc):
-                self._inc("pages/content_by_record")
-                return True
-        except Exception as exc:  # advisory, like the page type itself
-            self._log_once("record_page", logging.WARNING,
-                           "contentex: record-page check failed on %s: %r", response.url, exc)
-        return False
+        meta[META_PAGE_TYPE] = result.label
+        if result.score is not None:
+            meta[META_SCORE] = result.score
+        if result.probability is not None:
+            meta[META_PROBABILITY] = result.probability
+        self._inc(f"pages/{result.label}")
+        return _State(result.label, result)
 
     def _state(self, response: Response | None) -> _State | None:
         if response is None:
@@ -244,38 +280,89 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         if response is None or state is None or state.label is None:
             return ()
         out: list[Any] = []
+        result = state.result
         if state.label == "content" and state.own_items == 0:
-            page = Page(url=response.url, pageType="content", html=state.doc.html,
+            doc = result.doc if result is not None else None
+            page = Page(url=response.url, pageType="content",
+                        html=doc.html if doc is not None else None,
                         kind=self._kind_for(response), pageTypeScore=state.score)
-            # Hand the parsed document to the pipeline in-process (not a field:
-            # never exported or pickled) so the page is parsed once.
-            page._contentex_doc = state.doc  # type: ignore[attr-defined]
+            # Hand the work done so far to the pipeline in-process (not a
+            # field: never exported or pickled): the extracted item from a
+            # worker, or the parsed document, so the page is parsed once.
+            if result is not None and result.item is not None:
+                page._contentex_result = result  # type: ignore[attr-defined]
+            elif doc is not None:
+                page._contentex_doc = doc  # type: ignore[attr-defined]
             out.append(page)
         elif state.label == "index" and self.config.emit_index and state.own_items == 0:
-            out.append(state.page_type or PageType(url=response.url, pageType="index"))
-        state.doc = None  # release the tree early
+            out.append((result.page_type if result is not None else None)
+                       or PageType(url=response.url, pageType="index"))
+        if result is not None:
+            result.doc = None  # release the tree early
         return out
+
+    # -- where the work runs -----------------------------------------------
+
+    def _classify_here(self, response: Response) -> _State:
+        """Decode and classify in this process (extraction follows in the pipeline)."""
+        return self._apply(response, process_page(*self._task(response, extract=False)))
+
+    def _ensure_pool(self) -> WorkerPool:
+        if self.pool is None:
+            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+        return self.pool
+
+    async def _classify_in_pool(self, response: Response) -> None:
+        """Run the whole per-page work in a worker; a dead or stuck worker keeps the item."""
+        async with self._gate:
+            future = self._ensure_pool().submit(*self._task(response, extract=True))
+            try:
+                result = await _awaitable(future)
+            except WorkerError as exc:
+                result = self._worker_failure(response, exc)
+        self._states[response] = self._apply(response, result)
+
+    def _worker_failure(self, response: Response, exc: WorkerError) -> PageResult:
+        """The page is treated as content and its item kept with the reason."""
+        self._inc(f"failed/{exc.reason}")
+        self._log_once(exc.reason, logging.WARNING, "contentex: %s on %s: %s",
+                       exc.reason, response.url, exc)
+        kind = self._kind_for(response)
+        return PageResult(label="content", item=failed_item(kind, response.url,
+                                                            f"{exc.reason}: {exc}"),
+                          error=exc.reason)
+
+    def _resolve(self, response: Response | None) -> None:
+        """Synchronous callers: classify here what the pool has not done."""
+        state = self._state(response)
+        if state is not None and state.pending:
+            self._states[response] = self._classify_here(response)
 
     # -- hooks -----------------------------------------------------------
 
     def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
-        """Classify before the callback runs so spiders can read the label in meta."""
-        started = time.perf_counter()
-        self._states[response] = self._classify(response)
-        if self.stats is not None:
-            total = self.stats.get_value("contentex/classify_time_ms", 0)
-            total += (time.perf_counter() - started) * 1000
-            self.stats.set_value("contentex/classify_time_ms", round(total, 1))
+        """Cheap checks; in-process, classify now so the callback can read the label in meta."""
+        reason = skip_reason(response, self.config.max_page_size)
+        if reason:
+            self._states[response] = self._skip(response, reason)
+        elif self.config.workers > 0:
+            self._states[response] = _State(None, pending=True)
+        else:
+            self._states[response] = self._classify_here(response)
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
+        self._resolve(response)
         yield from super().process_spider_output(response, result)
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
+        state = self._state(response)
+        if state is not None and state.pending:
+            await self._classify_in_pool(response)
         async for o in super().process_spider_output_async(response, result):
             yield o
         for o in self._tail(response):
@@ -321,7 +408,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
                        "contentex: %s has no pageType field; left as is", type(item).__name__)
 
     def spider_opened(self, spider: Spider | None = None) -> None:
-        """Log progress every LOGSTATS_INTERVAL seconds, next to Scrapy's own LogStats line."""
+        """Start the workers (they load while the first pages download); log progress.
+
+        Progress goes every LOGSTATS_INTERVAL seconds, next to Scrapy's own LogStats line.
+        """
+        if self.config.workers > 0:
+            self._ensure_pool()
         interval = self.crawler.settings.getfloat("LOGSTATS_INTERVAL") if self.crawler else 0.0
         if interval > 0 and self.stats is not None:
             self._progress_task = create_looping_call(self.log_progress)
@@ -338,10 +430,24 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         """One summary line: what the crawl looked like through contentex."""
         if self._progress_task is not None and self._progress_task.running:
             self._progress_task.stop()
+        self._close_pool()
         if self.stats is None:
             return
         logger.info("contentex: %s", summary(self.stats.get_stats()),
                     extra={"spider": spider})
+
+
+    def _close_pool(self) -> None:
+        """Stop the workers and record what they did in the stats."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        pool.shutdown()
+        if self.stats is not None:
+            self.stats.set_value("contentex/workers/processes", pool.size)
+            self.stats.set_value("contentex/workers/restarts", pool.restarts)
+            self.stats.set_value("contentex/workers/peak_in_flight", self._gate.peak)
+            self.stats.set_value("contentex/workers/peak_rss_kb", pool.peak_rss_kb)
 
 
 def tag_page_type(item: Any, label: str, on_untagged: Any = None) -> bool:
