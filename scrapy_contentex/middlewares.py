@@ -7,13 +7,15 @@ counted skip), whether it is an index or a content page (seed 004, through
 content page the spider did not turn into items itself). It also steers the
 crawl by page type when asked (both off by default).
 
-Where the work runs: with ``CONTENTEX_WORKERS = 0`` in this process, in
-``process_spider_input`` (so the callback already sees the label in meta);
-otherwise in a pool of worker processes (``pool.WorkerPool``), awaited in
-``process_spider_output_async`` before the spider's output is read, so the
-reactor thread keeps downloading while a worker parses, classifies and
-extracts the page in one go. A caller of the synchronous
-``process_spider_output`` gets the in-process path.
+Where the work runs: ``work.process_page`` does it all, in one of two places.
+With ``CONTENTEX_WORKERS`` > 0 the downloader middleware
+``ContentexWorkerMiddleware`` sends each HTML response to a pool of worker
+processes (``pool.WorkerPool``) in its async ``process_response``, so the
+reactor thread keeps crawling while a worker parses, classifies and extracts
+the page in one go; the spider middleware finds the result ready. Otherwise
+(``CONTENTEX_WORKERS = 0``, or the downloader middleware not installed) the
+spider middleware runs the same function in ``process_spider_input`` and the
+pipeline extracts. Either way the callback reads the label in meta.
 """
 
 from __future__ import annotations
@@ -47,7 +49,8 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-__all__ = ["ContentexSpiderMiddleware", "has_text", "skip_reason", "summary", "tag_page_type"]
+__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "has_text", "skip_reason",
+           "summary", "tag_page_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -67,13 +70,11 @@ TASKS_PER_WORKER = 2
 class _State:
     """What the middleware knows about one response while its output flows."""
 
-    __slots__ = ("label", "result", "pending", "own_items", "followed")
+    __slots__ = ("label", "result", "own_items", "followed")
 
-    def __init__(self, label: str | None, result: PageResult | None = None,
-                 pending: bool = False) -> None:
+    def __init__(self, label: str | None, result: PageResult | None = None) -> None:
         self.label = label
         self.result = result
-        self.pending = pending  # the worker pool has not classified it yet
         self.own_items = 0
         self.followed = 0
 
@@ -167,7 +168,61 @@ class _Gate:
         self._sem.release()
 
 
-class ContentexSpiderMiddleware(BaseSpiderMiddleware):
+def spider_kind(crawler: Crawler, config: ContentexSettings) -> str:
+    """CONTENTEX_KIND, or the spider's ``contentex_kind`` attribute when it has one."""
+    spider = getattr(crawler, "spider", None)
+    if spider is not None and getattr(spider, "contentex_kind", None) is not None:
+        return check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+    return config.kind
+
+
+def work_args(response: Response, kind: str, settings: WorkSettings, extract: bool) -> tuple:
+    """The arguments of ``work.process_page`` for one response (all picklable)."""
+    return (response.body, response.url, _content_type(response), kind, settings, extract)
+
+
+# Results the worker middleware computed, waiting for the spider middleware:
+# per crawler, per response object (both weak, so nothing outlives its response).
+_READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageResult]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _ready(crawler: Any) -> weakref.WeakKeyDictionary[Response, PageResult]:
+    return _READY.setdefault(crawler, weakref.WeakKeyDictionary())
+
+
+class _Component:
+    """What both middlewares share: counted stats, logs once, the kind of a page."""
+
+    crawler: Crawler
+    stats: Any
+    spider_kind: str
+    _logged: set[str]
+
+    def _log_once(self, key: str, level: int, msg: str, *args: Any) -> None:
+        """Log a repeated condition the first time only (like DepthMiddleware)."""
+        if key in self._logged:
+            return
+        self._logged.add(key)
+        logger.log(level, msg + " (further cases are only counted)", *args,
+                   extra={"spider": getattr(self.crawler, "spider", None)})
+
+    def _inc(self, key: str, count: int | float = 1) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"contentex/{key}", count)
+
+    def _kind_for(self, response: Response) -> str:
+        meta_kind = _meta(response).get(META_KIND)
+        if meta_kind is None:
+            return self.spider_kind
+        try:
+            return check_kind(meta_kind, f"request meta {META_KIND}")
+        except ValueError as exc:
+            self._log_once("meta_kind", logging.WARNING, "contentex: %s", exc)
+            return self.spider_kind
+
+
+class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
     """Classify responses, tag spider items, emit Page items, steer requests.
 
     Order it above 50 (the add-on uses 550) so HttpErrorMiddleware filters
@@ -183,8 +238,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self.spider_kind = self.config.kind
         self._progress_task: Any = None
         self._last_progress = ""
-        self.pool: WorkerPool | None = None
-        self._gate = _Gate(max(1, self.config.workers) * TASKS_PER_WORKER)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
@@ -192,26 +245,12 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         if not config.enabled:
             raise NotConfigured("CONTENTEX_ENABLED is False")
         mw = cls(crawler, config)
-        spider = getattr(crawler, "spider", None)
-        if spider is not None and getattr(spider, "contentex_kind", None) is not None:
-            mw.spider_kind = check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+        mw.spider_kind = spider_kind(crawler, config)
         crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw
 
     # -- helpers ---------------------------------------------------------
-
-    def _log_once(self, key: str, level: int, msg: str, *args: Any) -> None:
-        """Log a repeated condition the first time only (like DepthMiddleware)."""
-        if key in self._logged:
-            return
-        self._logged.add(key)
-        logger.log(level, msg + " (further cases are only counted)", *args,
-                   extra={"spider": getattr(self.crawler, "spider", None)})
-
-    def _inc(self, key: str, count: int | float = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(f"contentex/{key}", count)
 
     def _add_ms(self, key: str, ms: float) -> None:
         # set_value with rounding: inc_value of floats accumulates binary noise.
@@ -227,11 +266,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         self._log_once(f"skip/{reason}", logging.INFO,
                        "contentex: skipping %s (%s)", response.url, reason)
         return _State(None)
-
-    def _task(self, response: Response, extract: bool) -> tuple:
-        """The arguments of ``work.process_page`` for one response (all picklable)."""
-        return (response.body, response.url, _content_type(response), self._kind_for(response),
-                WorkSettings.from_config(self.config), extract)
 
     def _apply(self, response: Response, result: PageResult) -> _State:
         """The one place a page's classification becomes meta, stats and logs."""
@@ -264,16 +298,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
             return None
         return self._states.get(response)
 
-    def _kind_for(self, response: Response) -> str:
-        meta_kind = _meta(response).get(META_KIND)
-        if meta_kind is None:
-            return self.spider_kind
-        try:
-            return check_kind(meta_kind, f"request meta {META_KIND}")
-        except ValueError as exc:
-            self._log_once("meta_kind", logging.WARNING, "contentex: %s", exc)
-            return self.spider_kind
-
     def _tail(self, response: Response | None) -> Iterable[Any]:
         """The items the middleware adds after the spider's own output."""
         state = self._state(response)
@@ -303,66 +327,35 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
 
     # -- where the work runs -----------------------------------------------
 
-    def _classify_here(self, response: Response) -> _State:
-        """Decode and classify in this process (extraction follows in the pipeline)."""
-        return self._apply(response, process_page(*self._task(response, extract=False)))
+    @property
+    def work(self) -> WorkSettings:
+        return WorkSettings.from_config(self.config)
 
-    def _ensure_pool(self) -> WorkerPool:
-        if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
-        return self.pool
-
-    async def _classify_in_pool(self, response: Response) -> None:
-        """Run the whole per-page work in a worker; a dead or stuck worker keeps the item."""
-        async with self._gate:
-            future = self._ensure_pool().submit(*self._task(response, extract=True))
-            try:
-                result = await _awaitable(future)
-            except WorkerError as exc:
-                result = self._worker_failure(response, exc)
-        self._states[response] = self._apply(response, result)
-
-    def _worker_failure(self, response: Response, exc: WorkerError) -> PageResult:
-        """The page is treated as content and its item kept with the reason."""
-        self._inc(f"failed/{exc.reason}")
-        self._log_once(exc.reason, logging.WARNING, "contentex: %s on %s: %s",
-                       exc.reason, response.url, exc)
-        kind = self._kind_for(response)
-        return PageResult(label="content", item=failed_item(kind, response.url,
-                                                            f"{exc.reason}: {exc}"),
-                          error=exc.reason)
-
-    def _resolve(self, response: Response | None) -> None:
-        """Synchronous callers: classify here what the pool has not done."""
-        state = self._state(response)
-        if state is not None and state.pending:
-            self._states[response] = self._classify_here(response)
+    def _classify(self, response: Response) -> _State:
+        """The worker's result when ContentexWorkerMiddleware ran one, else the work here."""
+        done = _ready(self.crawler).pop(response, None)
+        if done is None:  # in-process: extraction follows in the pipeline, if needed
+            done = process_page(*work_args(response, self._kind_for(response), self.work,
+                                           extract=False))
+        return self._apply(response, done)
 
     # -- hooks -----------------------------------------------------------
 
     def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
-        """Cheap checks; in-process, classify now so the callback can read the label in meta."""
+        """Classify before the callback runs so spiders can read the label in meta."""
         reason = skip_reason(response, self.config.max_page_size)
-        if reason:
-            self._states[response] = self._skip(response, reason)
-        elif self.config.workers > 0:
-            self._states[response] = _State(None, pending=True)
-        else:
-            self._states[response] = self._classify_here(response)
+        self._states[response] = (self._skip(response, reason) if reason
+                                  else self._classify(response))
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
-        self._resolve(response)
         yield from super().process_spider_output(response, result)
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        state = self._state(response)
-        if state is not None and state.pending:
-            await self._classify_in_pool(response)
         async for o in super().process_spider_output_async(response, result):
             yield o
         for o in self._tail(response):
@@ -408,12 +401,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
                        "contentex: %s has no pageType field; left as is", type(item).__name__)
 
     def spider_opened(self, spider: Spider | None = None) -> None:
-        """Start the workers (they load while the first pages download); log progress.
-
-        Progress goes every LOGSTATS_INTERVAL seconds, next to Scrapy's own LogStats line.
-        """
-        if self.config.workers > 0:
-            self._ensure_pool()
+        """Log progress every LOGSTATS_INTERVAL seconds, next to Scrapy's own LogStats line."""
         interval = self.crawler.settings.getfloat("LOGSTATS_INTERVAL") if self.crawler else 0.0
         if interval > 0 and self.stats is not None:
             self._progress_task = create_looping_call(self.log_progress)
@@ -430,24 +418,10 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         """One summary line: what the crawl looked like through contentex."""
         if self._progress_task is not None and self._progress_task.running:
             self._progress_task.stop()
-        self._close_pool()
         if self.stats is None:
             return
         logger.info("contentex: %s", summary(self.stats.get_stats()),
                     extra={"spider": spider})
-
-
-    def _close_pool(self) -> None:
-        """Stop the workers and record what they did in the stats."""
-        pool, self.pool = self.pool, None
-        if pool is None:
-            return
-        pool.shutdown()
-        if self.stats is not None:
-            self.stats.set_value("contentex/workers/processes", pool.size)
-            self.stats.set_value("contentex/workers/restarts", pool.restarts)
-            self.stats.set_value("contentex/workers/peak_in_flight", self._gate.peak)
-            self.stats.set_value("contentex/workers/peak_rss_kb", pool.peak_rss_kb)
 
 
 def tag_page_type(item: Any, label: str, on_untagged: Any = None) -> bool:
@@ -492,3 +466,90 @@ def summary(stats: dict[str, Any]) -> str:
         f"extraction {stats.get('contentex/extract_time_ms', 0):.0f} ms",
     ]
     return "; ".join(parts)
+
+
+class ContentexWorkerMiddleware(_Component):
+    """Downloader middleware: each HTML response's work runs in a worker process.
+
+    The whole per-page work (``work.process_page``: decode, page type,
+    record-page check, extraction, one parse) goes to a pool of
+    ``CONTENTEX_WORKERS`` processes while the reactor thread keeps crawling;
+    the spider middleware then finds the result ready, so callbacks still
+    read the page type in meta. Backpressure comes for free: a response
+    waiting here still counts against CONCURRENT_REQUESTS, so a slow pool
+    slows the downloads instead of piling responses up; at most
+    ``TASKS_PER_WORKER`` tasks per worker are handed to the pool at a time.
+
+    Disabled (``NotConfigured``) when ``CONTENTEX_WORKERS = 0``: the spider
+    middleware then does the work in-process. Order it below every
+    middleware that changes the response (the add-on uses 25), so it sees
+    the response the spider will get.
+    """
+
+    def __init__(self, crawler: Crawler, config: ContentexSettings) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.stats = crawler.stats
+        self.spider_kind = spider_kind(crawler, config)
+        self.work = WorkSettings.from_config(config)
+        self._logged: set[str] = set()
+        self.pool: WorkerPool | None = None
+        self.gate = _Gate(config.workers * TASKS_PER_WORKER)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentexWorkerMiddleware:
+        config = ContentexSettings.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("CONTENTEX_ENABLED is False")
+        if config.workers == 0:
+            raise NotConfigured("CONTENTEX_WORKERS is 0: the work runs in the crawl process")
+        mw = cls(crawler, config)
+        crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
+        return mw
+
+    def _ensure_pool(self) -> WorkerPool:
+        if self.pool is None:
+            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+        return self.pool
+
+    async def process_response(self, request: Request, response: Response,
+                               spider: Spider | None = None) -> Response:
+        """Run the page's work in a worker and leave the result for the spider middleware."""
+        if skip_reason(response, self.config.max_page_size):
+            return response  # the spider middleware counts the skip
+        kind = self._kind_for(response)
+        async with self.gate:
+            future = self._ensure_pool().submit(*work_args(response, kind, self.work, True))
+            try:
+                done = await _awaitable(future)
+            except WorkerError as exc:
+                done = self._failure(response, kind, exc)
+            except Exception as exc:  # the function itself failed in the worker
+                done = self._failure(response, kind, WorkerError(repr(exc)))
+        _ready(self.crawler)[response] = done
+        return response
+
+    def _failure(self, response: Response, kind: str, exc: WorkerError) -> PageResult:
+        """A dead or stuck worker: the page counts as content, its item keeps the reason."""
+        self._inc(f"failed/{exc.reason}")
+        self._log_once(exc.reason, logging.WARNING, "contentex: %s on %s: %s",
+                       exc.reason, response.url, exc)
+        return PageResult(label="content", error=exc.reason,
+                          item=failed_item(kind, response.url, f"{exc.reason}: {exc}"))
+
+    def spider_opened(self, spider: Spider | None = None) -> None:
+        """Start the workers now: they load while the first pages download."""
+        self._ensure_pool()
+
+    def spider_closed(self, spider: Spider | None = None, reason: str | None = None) -> None:
+        """Stop the workers and record what they did in the stats."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        pool.shutdown()
+        if self.stats is not None:
+            self.stats.set_value("contentex/workers/processes", pool.size)
+            self.stats.set_value("contentex/workers/restarts", pool.restarts)
+            self.stats.set_value("contentex/workers/peak_in_flight", self.gate.peak)
+            self.stats.set_value("contentex/workers/peak_rss_kb", pool.peak_rss_kb)

@@ -21,12 +21,16 @@ from conftest import (
     PRODUCT_EN,
     ROOT,
     html_response,
+    make_crawler,
     make_middleware,
-    make_pipeline,
     run_middleware,
 )
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import build_from_crawler
 
 from scrapy_contentex.items import Article, Page, Product
+from scrapy_contentex.middlewares import META_PAGE_TYPE, ContentexWorkerMiddleware
+from scrapy_contentex.pipelines import ContentexPipeline
 from scrapy_contentex.pool import FAULT_ENV, FAULT_MARKER, WorkerCrashed, WorkerPool, WorkerTimeout
 from scrapy_contentex.settings import ContentexSettings
 from scrapy_contentex.work import WorkSettings, process_page
@@ -78,59 +82,69 @@ def test_pool_size_must_be_positive():
         WorkerPool(0)
 
 
-# -- through the middleware and the pipeline ---------------------------------
+# -- through the middlewares and the pipeline ---------------------------------
 
-async def _through(mw, pipeline, responses):
-    """process_spider_input, then the async output path, then the pipeline, concurrently."""
+def components(settings: dict):
+    """Worker (downloader) middleware, spider middleware and pipeline of one crawler."""
+    mw, crawler = make_middleware(settings)
+    workers = build_from_crawler(ContentexWorkerMiddleware, crawler)
+    pipeline = build_from_crawler(ContentexPipeline, crawler)
+    return workers, mw, pipeline, crawler
+
+
+async def _through(workers, mw, pipeline, responses):
+    """Each response as a crawl moves it: downloader side (concurrently), spider side, pipeline."""
     async def one(response):
-        mw.process_spider_input(response)
+        response = await workers.process_response(response.request, response)
+        return [pipeline.process_item(o) if isinstance(o, Page) else o
+                for o in run_middleware(mw, response)]
 
-        async def nothing():
-            return
-            yield
-
-        out = [o async for o in mw.process_spider_output_async(response, nothing())]
-        return [pipeline.process_item(o) if isinstance(o, Page) else o for o in out]
-
+    workers.spider_opened()
     try:
         return await asyncio.gather(*(one(r) for r in responses))
     finally:
-        mw.spider_closed()
+        workers.spider_closed()
 
 
-def test_async_path_uses_the_pool_and_gives_in_process_items():
-    mw, crawler = make_middleware({"CONTENTEX_WORKERS": 1})
-    pipeline, _ = make_pipeline()
+def test_pool_path_gives_the_in_process_items():
+    workers, mw, pipeline, crawler = components({"CONTENTEX_WORKERS": 1})
     pages = [(ARTICLE_EN, "http://example.com/a.html"), (PRODUCT_EN, "http://example.com/p.html"),
              (INDEX_EN, "http://example.com/i.html")]
-    pooled = asyncio.run(_through(mw, pipeline, [html_response(h, url=u) for h, u in pages]))
+    responses = [html_response(h, url=u) for h, u in pages]
+    pooled = asyncio.run(_through(workers, mw, pipeline, responses))
     local_mw, _ = make_middleware({"CONTENTEX_WORKERS": 0})
     local = [[pipeline.process_item(o) for o in run_middleware(local_mw, html_response(h, url=u))]
              for h, u in pages]
     assert pooled == local
     assert [type(out[0]) for out in pooled[:2]] == [Article, Product] and pooled[2] == []
+    assert responses[0].meta[META_PAGE_TYPE] == "content"  # callbacks still read the label
+    assert responses[2].meta[META_PAGE_TYPE] == "index"
     assert crawler.stats.get_value("contentex/workers/processes") == 1
     assert crawler.stats.get_value("contentex/pages/content") == 2
-    assert mw.pool is None  # shut down at spider_closed
+    assert workers.pool is None  # shut down at spider_closed
 
 
-def test_sync_caller_is_served_in_process():
+def test_spider_middleware_alone_works_in_process():
     mw, _ = make_middleware({"CONTENTEX_WORKERS": 1})
     out = run_middleware(mw, html_response(ARTICLE_EN))
     assert isinstance(out[0], Page) and "ninety minutes" in out[0].html
-    assert mw.pool is None
+
+
+def test_worker_middleware_is_off_without_workers():
+    crawler = make_crawler({"CONTENTEX_WORKERS": 0})
+    with pytest.raises(NotConfigured, match="CONTENTEX_WORKERS"):
+        build_from_crawler(ContentexWorkerMiddleware, crawler)
 
 
 @pytest.mark.parametrize(("fault", "timeout", "reason"),
                          [("crash", 30.0, "worker_crash"), ("hang", 1.0, "worker_timeout")])
 def test_worker_failure_keeps_the_item_and_the_pool_recovers(monkeypatch, fault, timeout, reason):
     monkeypatch.setenv(FAULT_ENV, fault)
-    mw, crawler = make_middleware({"CONTENTEX_WORKERS": 1, "CONTENTEX_WORKER_TIMEOUT": timeout})
-    pipeline, _ = make_pipeline()
-    pipeline.stats = crawler.stats
+    workers, mw, pipeline, crawler = components(
+        {"CONTENTEX_WORKERS": 1, "CONTENTEX_WORKER_TIMEOUT": timeout})
     responses = [html_response(FAULTY, url="http://example.com/bad.html"),
                  html_response(ARTICLE_EN, url="http://example.com/good.html")]
-    (bad,), (good,) = asyncio.run(_through(mw, pipeline, responses))
+    (bad,), (good,) = asyncio.run(_through(workers, mw, pipeline, responses))
     assert isinstance(bad, Article) and bad.url == "http://example.com/bad.html"
     assert bad.contentexError.startswith(f"{reason}: ")
     assert good.contentexError is None and good.headline == "Ferry Timetable Changes for Winter"
@@ -140,10 +154,9 @@ def test_worker_failure_keeps_the_item_and_the_pool_recovers(monkeypatch, fault,
 
 
 def test_tasks_in_flight_stay_bounded():
-    mw, crawler = make_middleware({"CONTENTEX_WORKERS": 1})
-    pipeline, _ = make_pipeline()
+    workers, mw, pipeline, crawler = components({"CONTENTEX_WORKERS": 1})
     responses = [html_response(ARTICLE_EN, url=f"http://example.com/{i}.html") for i in range(12)]
-    outputs = asyncio.run(_through(mw, pipeline, responses))
+    outputs = asyncio.run(_through(workers, mw, pipeline, responses))
     assert len(outputs) == 12 and all(isinstance(out[0], Article) for out in outputs)
     # 12 responses waited at once; at most 2 per worker were handed to the pool.
     assert crawler.stats.get_value("contentex/workers/peak_in_flight") == 2
