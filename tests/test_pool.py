@@ -181,10 +181,13 @@ def test_worker_settings_defaults():
 
 # -- a real crawl --------------------------------------------------------------
 
-def _crawl(output: Path, workers: int) -> subprocess.Popen:
+EPOLL = "TWISTED_REACTOR=twisted.internet.epollreactor.EPollReactor"
+
+
+def _crawl(output: Path, *settings: str) -> subprocess.Popen:
+    args = [a for setting in settings for a in ("-s", setting)]
     return subprocess.Popen(
-        [sys.executable, str(RUNNER), "--json", "--output", str(output),
-         "-s", f"CONTENTEX_WORKERS={workers}"],
+        [sys.executable, str(RUNNER), "--json", "--output", str(output), *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
 
 
@@ -194,16 +197,22 @@ def _feed(path: Path) -> dict[str, dict]:
 
 
 def test_demo_crawl_pool_and_in_process_give_the_same_items(tmp_path):
-    runs = {w: (tmp_path / f"w{w}", _crawl(tmp_path / f"w{w}", w)) for w in (0, 2)}
+    """In-process, 2 workers on the asyncio reactor, 1 worker on a non-asyncio reactor."""
+    runs = {"local": ("CONTENTEX_WORKERS=0",), "pool": ("CONTENTEX_WORKERS=2",),
+            "twisted": ("CONTENTEX_WORKERS=1", EPOLL)}
+    procs = {name: _crawl(tmp_path / name, *settings) for name, settings in runs.items()}
     results = {}
-    for workers, (_out, proc) in runs.items():
+    for name, proc in procs.items():
         stdout, stderr = proc.communicate(timeout=300)
         assert proc.returncode == 0, stderr[-3000:]
         assert "Traceback" not in stderr
-        results[workers] = json.loads(stdout.strip().splitlines()[-1])
-    assert results[2]["stats"]["contentex/workers/processes"] == 2
-    assert "contentex/workers/processes" not in results[0]["stats"]
-    assert results[2]["items"] == results[0]["items"] == results[0]["expected_items"]
+        results[name] = json.loads(stdout.strip().splitlines()[-1])
+    assert results["pool"]["stats"]["contentex/workers/processes"] == 2
+    assert results["twisted"]["stats"]["contentex/workers/processes"] == 1
+    assert "contentex/workers/processes" not in results["local"]["stats"]
+    assert results["local"]["expected_found"] == results["local"]["expected_items"]
     for name in ("articles.jsonl", "products.jsonl"):
-        pooled, local = _feed(tmp_path / "w2" / name), _feed(tmp_path / "w0" / name)
-        assert pooled and pooled == local
+        local = _feed(tmp_path / "local" / name)
+        assert local
+        assert _feed(tmp_path / "pool" / name) == local
+        assert _feed(tmp_path / "twisted" / name) == local
