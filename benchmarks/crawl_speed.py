@@ -41,6 +41,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from scrapy_contentex.pool import rss_kb
+
 ROOT = Path(__file__).resolve().parent.parent
 PER_LIST = 20
 
@@ -265,17 +267,6 @@ def child(base: str, workers: str, out: str) -> None:
                                  if k.startswith("contentex/failed/")}}))
 
 
-def _rss_kb(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def _children(pid: int) -> list[int]:
     """Child processes of every thread of ``pid`` (the pool starts workers from threads)."""
     found: list[int] = []
@@ -300,8 +291,8 @@ def run_crawl(base: str, workers: str) -> dict:
         reader = threading.Thread(target=lambda: output.append(proc.communicate()))
         reader.start()
         while proc.poll() is None:
-            crawl = _rss_kb(proc.pid)
-            helpers = sum(_rss_kb(c) for c in _children(proc.pid))
+            crawl = rss_kb(proc.pid)
+            helpers = sum(rss_kb(c) for c in _children(proc.pid))
             peak = {**peak, "crawl": max(peak["crawl"], crawl),
                     "workers": max(peak["workers"], helpers),
                     "total": max(peak["total"], crawl + helpers)}

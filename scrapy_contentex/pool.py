@@ -68,6 +68,18 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
+def rss_kb(pid: int) -> int:
+    """Resident memory of a process, in KiB (0 where /proc is absent or it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 # -- the worker side ---------------------------------------------------------
 
 def _read_frame(stream: BinaryIO) -> bytes | None:
@@ -166,15 +178,7 @@ class _Worker:
         self.proc.stdin.flush()
 
     def rss_kb(self) -> int:
-        """Resident memory of the worker, in KiB (0 where /proc is absent)."""
-        try:
-            with open(f"/proc/{self.proc.pid}/status", encoding="ascii") as fh:
-                for line in fh:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1])
-        except OSError:
-            pass
-        return 0
+        return rss_kb(self.proc.pid)
 
     def stop(self, kill: bool = False) -> int | None:
         """Close the pipes and end the process; returns its exit code."""
