@@ -31,7 +31,11 @@ from scrapy import Request, Spider, signals
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
-from scrapy.utils.asyncio import is_asyncio_available
+
+try:  # Scrapy 2.14+: also true with no reactor at all (asyncio loop only)
+    from scrapy.utils.asyncio import is_asyncio_available
+except ImportError:  # pragma: no cover - Scrapy 2.13
+    from scrapy.utils.reactor import is_asyncio_reactor_installed as is_asyncio_available
 
 try:  # Scrapy 2.14+: the asyncio loop when it drives the crawl
     from scrapy.utils.asyncio import create_looping_call

@@ -25,6 +25,7 @@ import os
 import pickle
 import queue
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -63,9 +64,21 @@ class WorkerTimeout(WorkerError):
     reason = "worker_timeout"
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
 def default_workers() -> int:
-    """One worker per CPU, minus the one the crawl itself (the reactor) runs on."""
-    return max(1, (os.cpu_count() or 1) - 1)
+    """One worker per CPU, minus the one the crawl itself (the reactor) runs on.
+
+    0 on a single CPU: there a worker only adds the copying, so the work
+    stays in the crawl process.
+    """
+    return usable_cpus() - 1
 
 
 def rss_kb(pid: int) -> int:
@@ -119,6 +132,9 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None) -> N
     stdout carries the frames only, so anything a library prints goes to stderr.
     Ends when the parent closes stdin.
     """
+    # Ctrl-C in the terminal reaches the whole process group: the crawl then
+    # stops gracefully and still needs its workers; it ends them by closing stdin.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr
     stdin = sys.stdin.buffer

@@ -47,7 +47,7 @@ DEFAULTS: dict[str, Any] = {
     "CONTENTEX_DROP_FAILED": False,
     "CONTENTEX_INDEX_PRIORITY_BOOST": 0,
     "CONTENTEX_CONTENT_FOLLOW_LIMIT": -1,
-    "CONTENTEX_WORKERS": None,  # None: one per CPU minus one (at least 1)
+    "CONTENTEX_WORKERS": None,  # None: one per usable CPU minus one
     "CONTENTEX_WORKER_TIMEOUT": DEFAULT_WORKER_TIMEOUT,
 }
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -173,9 +175,12 @@ def test_worker_settings_are_validated(name, value, message):
         ContentexSettings.from_settings({name: value})
 
 
-def test_worker_settings_defaults():
+def test_worker_settings_defaults(monkeypatch):
+    monkeypatch.setattr("scrapy_contentex.pool.usable_cpus", lambda: 4)
     config = ContentexSettings.from_settings({})
-    assert config.workers >= 1 and config.worker_timeout > 0
+    assert config.workers == 3 and config.worker_timeout > 0
+    monkeypatch.setattr("scrapy_contentex.pool.usable_cpus", lambda: 1)
+    assert ContentexSettings.from_settings({}).workers == 0  # one CPU: in-process
     assert ContentexSettings.from_settings({"CONTENTEX_WORKERS": "0"}).workers == 0
 
 
@@ -216,3 +221,12 @@ def test_demo_crawl_pool_and_in_process_give_the_same_items(tmp_path):
         assert local
         assert _feed(tmp_path / "pool" / name) == local
         assert _feed(tmp_path / "twisted" / name) == local
+
+
+def test_ctrl_c_leaves_workers_running():
+    """SIGINT reaches the whole process group; the crawl's graceful stop still needs them."""
+    with WorkerPool(1, timeout=30) as pool:
+        assert pool.submit(*task(ARTICLE_EN)).result(timeout=60).label == "content"
+        os.kill(pool._workers[0].proc.pid, signal.SIGINT)
+        assert pool.submit(*task(PRODUCT_EN)).result(timeout=60).label == "content"
+        assert pool.restarts == 0
