@@ -18,6 +18,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from .core.document import Document
 from .core.errors import ContentexError
 from .items import Page, Product
+from .settings import ContentexSettings
 from .work import (
     PageResult,
     WorkSettings,
@@ -28,11 +29,10 @@ from .work import (
     set_probability,
 )
 
-__all__ = ["ContentexPipeline", "error_reason", "jsonable"]
-from .settings import ContentexSettings
-
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+__all__ = ["ContentexPipeline", "error_reason", "jsonable"]  # the last two moved to .work
 
 logger = logging.getLogger(__name__)
 
