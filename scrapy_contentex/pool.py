@@ -311,12 +311,17 @@ class WorkerPool:
     def _run(self, slot: int) -> None:
         try:
             self._start(slot)  # ready before the first task: start-up is not task time
-        except WorkerError as exc:
-            logger.warning("contentex: %s", exc)
+        except (WorkerError, OSError) as exc:  # retried at the first task
+            logger.warning("contentex: worker did not start: %s", exc)
         while (entry := self._tasks.get()) is not None:
             future, args = entry
-            if future.set_running_or_notify_cancel():
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
                 self._one(slot, future, args)
+            except Exception as exc:  # e.g. arguments that do not pickle: this task only
+                if not future.done():
+                    future.set_exception(exc)
         self._retire(slot, kill=False)
 
     def _one(self, slot: int, future: Future, args: tuple) -> None:

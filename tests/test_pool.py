@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -230,3 +231,19 @@ def test_ctrl_c_leaves_workers_running():
         os.kill(pool._workers[0].proc.pid, signal.SIGINT)
         assert pool.submit(*task(PRODUCT_EN)).result(timeout=60).label == "content"
         assert pool.restarts == 0
+
+
+def test_a_task_that_cannot_be_sent_fails_alone():
+    with WorkerPool(1, timeout=30) as pool:
+        with pytest.raises((AttributeError, TypeError, pickle.PicklingError)):
+            pool.submit(lambda: None).result(timeout=60)  # a lambda does not pickle
+        assert pool.submit(*task(ARTICLE_EN)).result(timeout=60).label == "content"
+
+
+def test_workers_import_no_scrapy():
+    """Workers are light: the work and the pool modules never import Scrapy or Twisted."""
+    code = ("import sys, scrapy_contentex.pool, scrapy_contentex.work; "
+            "print(sorted(m for m in ('scrapy', 'twisted') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
