@@ -283,6 +283,7 @@ def run_crawl(base: str, workers: str) -> dict:
     """A crawl in a child process, its peak memory sampled from /proc meanwhile."""
     with tempfile.TemporaryDirectory() as tmp:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        server_before = resource.getrusage(resource.RUSAGE_SELF)
         proc = subprocess.Popen([sys.executable, "-m", "benchmarks.crawl_speed", "--child", base,
                                  workers, str(Path(tmp) / "items.jsonl")], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -299,11 +300,15 @@ def run_crawl(base: str, workers: str) -> dict:
             time.sleep(0.1)
         reader.join()
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        server_after = resource.getrusage(resource.RUSAGE_SELF)
     stdout, stderr = output[0]
     if proc.returncode != 0:
         raise RuntimeError(f"crawl failed ({workers}):\n{stderr[-3000:]}")
     run = json.loads(stdout.strip().splitlines()[-1])
     run["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # This process serves the site (and samples memory) meanwhile, on the same cores.
+    run["server_cpu"] = ((server_after.ru_utime - server_before.ru_utime)
+                         + (server_after.ru_stime - server_before.ru_stime))
     run["peak"] = peak
     return run
 
@@ -342,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{site.products} products) + section/category pages; {args.rounds} round(s); "
           f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
     header = (f"{'crawl':28} {'responses':>9} {'items':>6} {'all items':>9} {'pages/s':>8} "
-              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'peak RSS MB: crawl':>19} {'workers':>8} "
+              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
               f"{'together':>9}")
     print(header)
     best: dict[str, float] = {}
@@ -365,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label[:28]:28} {run['responses']:>9} {len(run['urls']):>6} "
                   f"{complete_txt:>9} {rate:>8.1f} "
                   f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
+                  f"{run['server_cpu']:>12.2f} "
                   f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
                   f"{run['peak']['total'] / 1024:>9.0f}")
             if run["failed"]:
