@@ -1,137 +1,383 @@
-"""What the plugin costs a crawl: pages/second of the demo crawl with and without the add-on.
+"""What the add-on costs a crawl: a generated news + shop site, bare CrawlSpider vs add-on.
 
-    nice python benchmarks/crawl_speed.py [--copies 8] [--rounds 2]
+    nice python -m benchmarks.crawl_speed [--pages 1000] [--rounds 2] [--workers N ...]
+    nice python -m benchmarks.crawl_speed --pages 10000 --rounds 1 --memory   # memory run
 
-The bundled demo sites (example_project/demo_sites) are served on 127.0.0.1
-as ``--copies`` independent copies (links rewritten per copy), so one crawl
-sees enough pages for the rate to mean something. Each round runs the same
-CrawlSpider twice, in fresh processes, one after the other: once with
-``ADDONS = {"scrapy_contentex.Addon": 500}`` and once without (no items).
-Rates are responses / Scrapy's ``elapsed_time_seconds``, and responses per
-CPU second of the crawl process (start-up included), which other load on a
-shared machine disturbs much less; the ratios between the two crawls,
-measured side by side, are the figures to read.
+The site is generated here (no dataset page, nothing on disk) and served on
+127.0.0.1 by this process: ``--pages`` content pages (3 in 5 news articles,
+a quarter of them in Chinese, 2 in 5 shop products, half of those with
+JSON-LD), reached through paginated section and category pages of 20 links,
+with menus, related links and footers like real sites. Each page is built
+from its number with a seeded RNG, so every run serves the same site.
+
+Each round crawls it with the same CrawlSpider (one LinkExtractor rule, no
+callback), in fresh processes, one configuration after the other: bare (no
+add-on), then with ``ADDONS = {"scrapy_contentex.Addon": 500}`` for each
+``--workers`` value (``CONTENTEX_WORKERS``; ``default`` = the add-on's
+default, one per CPU minus one). Figures:
+
+- pages/s: responses / wall seconds of the crawl (``CrawlerProcess.start``,
+  worker start and stop included); the ratio to the bare crawl of the same
+  round, best round, is the headline;
+- CPU seconds of the crawl process and its workers;
+- items: the add-on crawl must yield exactly one item per content page (the
+  URLs are checked, not only the count);
+- peak RSS: sampled every 0.1 s, of the crawl process, of its workers
+  together, and of both together.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import random
 import resource
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from scrapy_contentex.pool import rss_kb
+
 ROOT = Path(__file__).resolve().parent.parent
-DEMO = ROOT / "example_project" / "demo_sites"
-RUNNER_DIR = ROOT / "example_project"
+PER_LIST = 20
+
+WORDS = ("harbour council winter ferry river bridge market school garden library station "
+         "museum festival weather road budget hospital railway village island mountain "
+         "coast farmers workers opening closing plan report survey season visitors record "
+         "local city county committee project residents street park centre service").split()
+ZH = "市政府今年计划改造老城区的道路和公园居民反映交通拥堵问题明显工作人员表示将增加公交线路" \
+     "并延长运营时间图书馆博物馆体育中心同步开放志愿者参与社区服务活动天气转冷注意保暖"
+NOUNS = "Kettle Lamp Chair Backpack Jacket Mug Blender Tent Watch Speaker Desk Pillow".split()
+ADJ = "Walnut Steel Trail Classic Compact Quiet Solar Linen Ceramic Nordic Urban Alpine".split()
 
 
-class CopyHandler(BaseHTTPRequestHandler):
-    """Serve demo_sites under /cK/...; absolute links in pages point into the same copy."""
+def sentence(rng: random.Random, lo: int = 8, hi: int = 18) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(lo, hi))]
+    return " ".join(words).capitalize() + "."
 
-    def do_GET(self) -> None:  # noqa: N802
-        parts = self.path.split("/", 2)
-        if len(parts) < 3 or not parts[1].startswith("c"):
-            self.send_error(404)
-            return
-        prefix, rest = parts[1], parts[2].split("?", 1)[0]
-        target = (DEMO / rest).resolve()
-        if DEMO not in target.parents or not target.is_file():
-            self.send_error(404)
-            return
-        body = target.read_bytes()
-        ctype = {".html": "text/html", ".xml": "application/xml",
-                 ".json": "application/json", ".css": "text/css"}.get(target.suffix,
-                                                                      "application/octet-stream")
-        if ctype == "text/html":  # ASCII-safe in UTF-8 and GBK alike
-            body = body.replace(b'href="/', f'href="/{prefix}/'.encode())
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
-    def log_message(self, format, *args):  # noqa: A002
+def zh_sentence(rng: random.Random) -> str:
+    start = rng.randrange(len(ZH) - 30)
+    return ZH[start:start + rng.randint(15, 30)] + "。"
+
+
+class Site:
+    """The generated site: URL path -> page bytes, computed on demand."""
+
+    def __init__(self, pages: int) -> None:
+        self.articles = pages * 3 // 5
+        self.products = pages - self.articles
+        self.sections = 4
+        self.categories = 4
+
+    def content_paths(self) -> set[str]:
+        return ({f"/news/a{n}.html" for n in range(self.articles)}
+                | {f"/shop/p{n}.html" for n in range(self.products)})
+
+    # -- shared chrome -----------------------------------------------------
+
+    def _menu(self) -> str:
+        news = "".join(f'<li><a href="/news/s{k}-0.html">Section {k}</a></li>'
+                       for k in range(self.sections))
+        shop = "".join(f'<li><a href="/shop/c{k}-0.html">Category {k}</a></li>'
+                       for k in range(self.categories))
+        return f'<header><a href="/">Home</a><ul class="menu">{news}{shop}</ul></header>'
+
+    @staticmethod
+    def _footer() -> str:
+        links = "".join(f'<a href="/info/{name}">{name.title()}</a> '
+                        for name in ("about", "contact", "privacy", "terms", "careers",
+                                     "advertise", "help", "sitemap"))
+        return f'<footer><p>{links}</p><p>&copy; 2025 Example Media. All rights reserved.</p></footer>'
+
+    def _page(self, title: str, body: str, lang: str = "en", head: str = "") -> bytes:
+        return (f'<!DOCTYPE html><html lang="{lang}"><head><meta charset="utf-8">'
+                f"<title>{title}</title>{head}</head><body>{self._menu()}{body}"
+                f"{self._footer()}</body></html>").encode()
+
+    # -- pages -------------------------------------------------------------
+
+    def render(self, path: str) -> bytes | None:
+        try:
+            if path in ("/", "/index.html"):
+                return self._page("Example Media", "<h1>Welcome</h1>")
+            if path.startswith("/news/s"):
+                section, page = path[7:-5].split("-")
+                return self._list("news", int(section), int(page))
+            if path.startswith("/shop/c"):
+                category, page = path[7:-5].split("-")
+                return self._list("shop", int(category), int(page))
+            if path.startswith("/news/a"):
+                return self._article(int(path[7:-5]))
+            if path.startswith("/shop/p"):
+                return self._product(int(path[7:-5]))
+            if path.startswith("/info/"):
+                return self._page(path[6:].title(), f"<h1>{path[6:].title()}</h1>"
+                                  "<p>Example Media, 1 Quay Street.</p>")
+        except ValueError:
+            return None
+        return None
+
+    def _members(self, kind: str, group: int) -> list[int]:
+        total, groups = ((self.articles, self.sections) if kind == "news"
+                         else (self.products, self.categories))
+        return list(range(group, total, groups))
+
+    def _list(self, kind: str, group: int, page: int) -> bytes | None:
+        members = self._members(kind, group)
+        chunk = members[page * PER_LIST:(page + 1) * PER_LIST]
+        if not chunk and page:
+            return None
+        rng = random.Random(f"{kind}{group}-{page}")
+        if kind == "news":
+            tiles = "".join(f'<li><a href="/news/a{n}.html">{sentence(rng, 4, 8)}</a>'
+                            f"<span>{rng.randint(1, 28)} May</span></li>" for n in chunk)
+        else:
+            tiles = "".join(f'<li class="tile"><a href="/shop/p{n}.html">{self._name(n)}</a>'
+                            f'<span class="price">£{self._price(n)}</span></li>' for n in chunk)
+        more = (f'<a class="next" href="/{kind}/{"s" if kind == "news" else "c"}{group}-'
+                f'{page + 1}.html">Next page</a>'
+                if (page + 1) * PER_LIST < len(members) else "")
+        return self._page(f"{kind.title()} {group}, page {page + 1}",
+                          f"<h1>{kind.title()} {group}</h1><ul>{tiles}</ul>{more}")
+
+    def _article(self, n: int) -> bytes | None:
+        if n >= self.articles:
+            return None
+        rng = random.Random(f"a{n}")
+        chinese = n % 4 == 3
+        if chinese:
+            headline = zh_sentence(rng)[:-1]
+            paras = "".join("<p>" + "".join(zh_sentence(rng) for _ in range(rng.randint(3, 6)))
+                            + "</p>" for _ in range(rng.randint(4, 9)))
+            byline = f'<div class="info">2025年{rng.randint(1, 12)}月{rng.randint(1, 28)}日 记者 王明</div>'
+        else:
+            headline = sentence(rng, 5, 9)[:-1].title()
+            paras = "".join("<p>" + " ".join(sentence(rng) for _ in range(rng.randint(3, 6)))
+                            + "</p>" for _ in range(rng.randint(4, 9)))
+            byline = f'<p class="byline">By Ann Reed, {rng.randint(1, 28)} May 2025</p>'
+        related = "".join(f'<li><a href="/news/a{rng.randrange(self.articles)}.html">'
+                          f"{sentence(rng, 4, 7)}</a></li>" for _ in range(6))
+        body = (f'<article><h1>{headline}</h1>{byline}{paras}</article>'
+                f'<aside><h3>Most read</h3><ul>{related}</ul></aside>')
+        return self._page(headline, body, lang="zh-CN" if chinese else "en")
+
+    @staticmethod
+    def _name(n: int) -> str:
+        return f"{ADJ[n % len(ADJ)]} {NOUNS[(n // len(ADJ)) % len(NOUNS)]} {n}"
+
+    @staticmethod
+    def _price(n: int) -> str:
+        return f"{5 + (n * 37) % 400}.{(n * 13) % 100:02d}"
+
+    def _product(self, n: int) -> bytes | None:
+        if n >= self.products:
+            return None
+        rng = random.Random(f"p{n}")
+        name, price = self._name(n), self._price(n)
+        head = ""
+        if n % 2 == 0:
+            head = ('<script type="application/ld+json">' + json.dumps({
+                "@context": "https://schema.org", "@type": "Product", "name": name,
+                "sku": f"SK-{n:05d}", "offers": {"@type": "Offer", "price": price,
+                                                 "priceCurrency": "GBP",
+                                                 "availability": "https://schema.org/InStock"}})
+                    + "</script>")
+        specs = "".join(f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in (
+            ("Brand", "Oak & Pine"), ("SKU", f"SK-{n:05d}"), ("Weight", f"{rng.randint(1, 9)} kg"),
+            ("Colour", rng.choice(("Black", "Grey", "Green", "Blue"))),
+            ("Material", rng.choice(("Steel", "Walnut", "Cotton", "Ceramic")))))
+        related = "".join(f'<li class="tile"><a href="/shop/p{m}.html">{self._name(m)}</a>'
+                          f'<span class="price">£{self._price(m)}</span></li>'
+                          for m in (rng.randrange(self.products) for _ in range(6)))
+        body = (f'<div class="product"><h1>{name}</h1><div class="price">£{price}</div>'
+                f'<span class="stock">In stock</span><p class="desc">'
+                f'{" ".join(sentence(rng) for _ in range(4))}</p>'
+                f'<table class="specs">{specs}</table><button>Add to basket</button></div>'
+                f'<div class="related"><h3>You may also like</h3><ul>{related}</ul></div>')
+        return self._page(f"{name} | Oak & Pine shop", body, head=head)
+
+
+def serve(site: Site) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802
+            body = site.render(self.path.split("?", 1)[0])
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format, *args):  # noqa: A002
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+# -- the crawl (child process) ------------------------------------------------
+
+def child(base: str, workers: str, out: str) -> None:
+    """One crawl in this fresh process; prints a JSON line."""
+    from scrapy import signals
+    from scrapy.crawler import CrawlerProcess
+    from scrapy.linkextractors import LinkExtractor
+    from scrapy.spiders import CrawlSpider, Rule
+
+    class SiteSpider(CrawlSpider):
+        name = "site"
+        start_urls = [base + "/"]
+        rules = (Rule(LinkExtractor(), follow=True),)
+
+    settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
+                "FEEDS": {out: {"format": "jsonlines"}}}
+    if workers != "bare":
+        settings["ADDONS"] = {"scrapy_contentex.Addon": 500}
+        if workers != "default":
+            settings["CONTENTEX_WORKERS"] = int(workers)
+    process = CrawlerProcess(settings)
+    crawler = process.create_crawler(SiteSpider)
+    urls: list[str] = []
+
+    def scraped(item, **kwargs) -> None:  # a named function: signals hold weak references
+        urls.append(item.url)
+
+    crawler.signals.connect(scraped, signal=signals.item_scraped)
+    process.crawl(crawler)
+    started = time.perf_counter()
+    process.start()
+    elapsed = time.perf_counter() - started
+    stats = crawler.stats.get_stats()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
+                      "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
+                      "failed": {k: v for k, v in stats.items()
+                                 if k.startswith("contentex/failed/")}}))
+
+
+def _children(pid: int) -> list[int]:
+    """Child processes of every thread of ``pid`` (the pool starts workers from threads)."""
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as fh:
+                found.extend(int(p) for p in fh.read().split())
+    except OSError:
         pass
+    return found
 
 
-def child(mode: str, base_url: str, copies: int) -> None:
-    """One crawl in this (fresh) process; prints a JSON line."""
-    sys.path.insert(0, str(RUNNER_DIR))
-    from run import crawl
+def run_crawl(base: str, workers: str) -> dict:
+    """A crawl in a child process, its peak memory sampled from /proc meanwhile."""
+    with tempfile.TemporaryDirectory() as tmp:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        server_before = resource.getrusage(resource.RUSAGE_SELF)
+        proc = subprocess.Popen([sys.executable, "-m", "benchmarks.crawl_speed", "--child", base,
+                                 workers, str(Path(tmp) / "items.jsonl")], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        peak = {"crawl": 0, "workers": 0, "total": 0}
+        output: list[tuple[str, str]] = []
+        reader = threading.Thread(target=lambda: output.append(proc.communicate()))
+        reader.start()
+        while proc.poll() is None:
+            crawl = rss_kb(proc.pid)
+            helpers = sum(rss_kb(c) for c in _children(proc.pid))
+            peak = {**peak, "crawl": max(peak["crawl"], crawl),
+                    "workers": max(peak["workers"], helpers),
+                    "total": max(peak["total"], crawl + helpers)}
+            time.sleep(0.1)
+        reader.join()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        server_after = resource.getrusage(resource.RUSAGE_SELF)
+    stdout, stderr = output[0]
+    if proc.returncode != 0:
+        raise RuntimeError(f"crawl failed ({workers}):\n{stderr[-3000:]}")
+    run = json.loads(stdout.strip().splitlines()[-1])
+    run["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # This process serves the site (and samples memory) meanwhile, on the same cores.
+    run["server_cpu"] = ((server_after.ru_utime - server_before.ru_utime)
+                         + (server_after.ru_stime - server_before.ru_stime))
+    run["peak"] = peak
+    return run
 
-    starts = [f"/c{k}{p}" for k in range(copies) for p in ("/news/index.html", "/shop/index.html")]
-    with tempfile.TemporaryDirectory() as out:
-        result = crawl(base_url, Path(out), addon=mode == "addon", loglevel="ERROR",
-                       start_paths=starts)
-    stats = result["stats"]
-    print(json.dumps({"mode": mode, "responses": result["responses"],
-                      "elapsed": stats.get("elapsed_time_seconds", result["elapsed"]),
-                      "items": result["items"],
-                      "extract_ms": stats.get("contentex/extract_time_ms", 0),
-                      "classify_ms": stats.get("contentex/classify_time_ms", 0)}))
 
-
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--copies", type=int, default=8, help="copies of the demo sites")
+    parser.add_argument("--pages", type=int, default=1000, help="content pages of the site")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each configuration")
-    parser.add_argument("--child", nargs=3, metavar=("MODE", "BASE", "COPIES"),
-                        help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    parser.add_argument("--workers", nargs="+", default=["default", "0"],
+                        help="CONTENTEX_WORKERS values to run with the add-on ('default' = "
+                        "the add-on's default)")
+    parser.add_argument("--memory", action="store_true",
+                        help="memory run: only the add-on with default workers (no bare crawl)")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
     if args.child:
-        child(args.child[0], args.child[1], int(args.child[2]))
+        child(*args.child)
         return 0
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), CopyHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = Site(args.pages)
+    expected = site.content_paths()
+    configs = (["default"] if args.memory else ["bare", *args.workers])
+    server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
-    runs: dict[str, list[dict]] = {"plain": [], "addon": []}
+    runs: dict[str, list[dict]] = {c: [] for c in configs}
     try:
         for _ in range(args.rounds):
-            for mode in ("plain", "addon"):
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                done = subprocess.run(
-                    [sys.executable, __file__, "--child", mode, base, str(args.copies)],
-                    capture_output=True, text=True, timeout=600, check=False)
-                after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                if done.returncode != 0:
-                    print(done.stderr[-2000:], file=sys.stderr)
-                    return 1
-                run = json.loads(done.stdout.strip().splitlines()[-1])
-                # CPU seconds of the crawl process (start-up included): robust to
-                # other load on a shared machine, unlike wall-clock seconds.
-                run["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-                runs[mode].append(run)
+            for config in configs:
+                runs[config].append(run_crawl(base, config))
     finally:
         server.shutdown()
         server.server_close()
 
-    def rate(run: dict) -> float:
-        return run["responses"] / run["elapsed"] if run["elapsed"] else 0.0
-
-    print(f"demo crawl x{args.copies} copies, {args.rounds} rounds, CONCURRENT_REQUESTS=8")
-    print(f"{'crawl':28} {'responses':>9} {'items':>6} {'seconds':>8} {'pages/s':>8} "
-          f"{'CPU s':>6} {'pages/CPU s':>12} {'page type ms':>13} {'extract ms':>11}")
-    best, cpu = {}, {}
-    for mode, label in (("plain", "CrawlSpider, no add-on"), ("addon", "CrawlSpider + add-on")):
-        for run in runs[mode]:
-            print(f"{label:28} {run['responses']:>9} {run['items']:>6} {run['elapsed']:>8.2f} "
-                  f"{rate(run):>8.1f} {run['cpu']:>6.2f} {run['responses'] / run['cpu']:>12.1f} "
-                  f"{run['classify_ms']:>13.0f} {run['extract_ms']:>11.0f}")
-        best[mode] = max(rate(r) for r in runs[mode])
-        cpu[mode] = min(r["cpu"] for r in runs[mode])
-    ratio = best["addon"] / best["plain"] if best["plain"] else 0.0
-    print(f"best pages/s (wall clock): without {best['plain']:.1f}, with add-on "
-          f"{best['addon']:.1f} -> {ratio:.2f}x")
-    print(f"least CPU seconds per crawl: without {cpu['plain']:.2f}, with add-on "
-          f"{cpu['addon']:.2f} -> the add-on costs {cpu['addon'] / cpu['plain']:.2f}x the CPU "
-          f"({1000 * (cpu['addon'] - cpu['plain']) / runs['addon'][0]['responses']:.1f} ms "
-          "per response)")
+    cpus = os.cpu_count()
+    print(f"generated site: {len(expected)} content pages ({site.articles} articles, "
+          f"{site.products} products) + section/category pages; {args.rounds} round(s); "
+          f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
+    header = (f"{'crawl':28} {'responses':>9} {'items':>6} {'all items':>9} {'pages/s':>8} "
+              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
+              f"{'together':>9}")
+    print(header)
+    best: dict[str, float] = {}
+    for config in configs:
+        label = ("CrawlSpider, no add-on" if config == "bare"
+                 else f"+ add-on, WORKERS={config}")
+        for i, run in enumerate(runs[config]):
+            rate = run["responses"] / run["elapsed"]
+            bare = runs["bare"][i] if "bare" in runs else None
+            ratio = rate / (bare["responses"] / bare["elapsed"]) if bare else None
+            got = {u.split("/", 3)[3] for u in run["urls"]}
+            complete = (len(run["urls"]) == len(expected)
+                        and got == {p.lstrip("/") for p in expected})
+            if config == "bare":
+                complete_txt = "-"
+            else:
+                complete_txt = "yes" if complete else f"NO ({len(run['urls'])}/{len(expected)})"
+            if config != "bare" and ratio is not None:
+                best[config] = max(best.get(config, 0.0), ratio)
+            print(f"{label[:28]:28} {run['responses']:>9} {len(run['urls']):>6} "
+                  f"{complete_txt:>9} {rate:>8.1f} "
+                  f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
+                  f"{run['server_cpu']:>12.2f} "
+                  f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
+                  f"{run['peak']['total'] / 1024:>9.0f}")
+            if run["failed"]:
+                print(f"{'':28} failures: {run['failed']}")
+    for config, ratio in best.items():
+        print(f"best ratio of pages/s to the bare crawl of the same round, WORKERS={config}: "
+              f"{ratio:.2f}x (target >= 0.9x)")
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .middlewares import ContentexSpiderMiddleware
+from .middlewares import ContentexSpiderMiddleware, ContentexWorkerMiddleware
 from .pipelines import ContentexPipeline
 from .settings import DEFAULTS
 
@@ -18,15 +18,22 @@ from .settings import DEFAULTS
 # below DepthMiddleware (900): spider output reaches us after depth priorities
 # are set, so the page-type boost adds to them.
 MIDDLEWARE_ORDER = 550
+# Downloader side: lowest of the defaults (OffsiteMiddleware is 50), so its
+# process_response runs last and sees the response the spider will get
+# (decompressed, after redirects and retries).
+WORKER_MIDDLEWARE_ORDER = 25
 PIPELINE_ORDER = 300
 
 
 class Addon:
-    """Scrapy add-on enabling the contentex spider middleware and pipeline."""
+    """Scrapy add-on enabling the contentex middlewares (spider, worker pool) and pipeline."""
 
     def update_settings(self, settings: Any) -> None:
         settings.setdefault_in_component_priority_dict(
             "SPIDER_MIDDLEWARES", ContentexSpiderMiddleware, MIDDLEWARE_ORDER
+        )
+        settings.setdefault_in_component_priority_dict(
+            "DOWNLOADER_MIDDLEWARES", ContentexWorkerMiddleware, WORKER_MIDDLEWARE_ORDER
         )
         settings.setdefault_in_component_priority_dict(
             "ITEM_PIPELINES", ContentexPipeline, PIPELINE_ORDER

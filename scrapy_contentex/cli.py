@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import urllib.error
 import urllib.request
@@ -90,6 +91,21 @@ def run_one(command: str, doc: Document, args: argparse.Namespace) -> Any:
     return api.extract(doc, doc.url, kind=args.kind, algorithm=args.algorithm)
 
 
+def reader_gone(stdout: Any) -> int:
+    """Stop quietly, like a Unix tool killed by SIGPIPE (exit status 141).
+
+    stdout is pointed at /dev/null so the interpreter's last flush does not
+    print a second BrokenPipeError.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # not a real file: nothing to flush
+        pass
+    return 128 + 13
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="contentex",
@@ -147,7 +163,11 @@ def main(argv: Sequence[str] | None = None, stdout=None, stderr=None, stdin=None
         except Exception as exc:  # an extractor bug must not stop the batch
             print(f"contentex: {name}: {type(exc).__name__}: {exc}", file=stderr)
             continue
-        print(json.dumps(ItemAdapter(item).asdict(), ensure_ascii=False, default=str), file=stdout)
+        line = json.dumps(ItemAdapter(item).asdict(), ensure_ascii=False, default=str)
+        try:
+            print(line, file=stdout, flush=True)
+        except BrokenPipeError:  # `contentex extract ... | head`: the reader is gone
+            return reader_gone(stdout)
         done += 1
     return 0 if done else 1
 

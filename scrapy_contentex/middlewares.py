@@ -3,15 +3,25 @@
 The middleware is the only place that sees responses, so it decides three
 things per response: whether the body is an HTML page at all (otherwise a
 counted skip), whether it is an index or a content page (seed 004, through
-``api.classify_page``), and what to hand the pipelines (a ``Page`` item for a
+``work.process_page``), and what to hand the pipelines (a ``Page`` item for a
 content page the spider did not turn into items itself). It also steers the
 crawl by page type when asked (both off by default).
+
+Where the work runs: ``work.process_page`` does it all, in one of two places.
+With ``CONTENTEX_WORKERS`` > 0 the downloader middleware
+``ContentexWorkerMiddleware`` sends each HTML response to a pool of worker
+processes (``pool.WorkerPool``) in its async ``process_response``, so the
+reactor thread keeps crawling while a worker parses, classifies and extracts
+the page in one go; the spider middleware finds the result ready. Otherwise
+(``CONTENTEX_WORKERS = 0``, or the downloader middleware not installed) the
+spider middleware runs the same function in ``process_spider_input`` and the
+pipeline extracts. Either way the callback reads the label in meta.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import time
 import weakref
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
@@ -22,18 +32,29 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse, Response, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 
+try:  # Scrapy 2.14+: also true with no reactor at all (asyncio loop only)
+    from scrapy.utils.asyncio import is_asyncio_available
+except ImportError:  # pragma: no cover - Scrapy 2.13
+    from scrapy.utils.reactor import is_asyncio_reactor_installed as is_asyncio_available
+
 try:  # Scrapy 2.14+: the asyncio loop when it drives the crawl
     from scrapy.utils.asyncio import create_looping_call
 except ImportError:  # pragma: no cover - Scrapy 2.13
     from twisted.internet.task import LoopingCall as create_looping_call
 
-from .core.document import Document, looks_binary, looks_like_feed, looks_like_html
-from .core.errors import ContentexError, EmptyDocumentError, NotHtmlError
+from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
+from .pool import WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
+from .work import PageResult, WorkSettings, failed_item, has_text, process_page
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from scrapy.crawler import Crawler
+
+__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "has_text", "skip_reason",
+           "summary", "tag_page_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,19 +72,30 @@ def probability_band(probability: float) -> str:
     return f"{low / 10:.1f}-{(low + 1) / 10:.1f}"
 
 
+# Tasks in flight per worker (one running, one queued): enough to keep every
+# worker busy, few enough that a slow pool holds responses back in Scrapy's
+# scraper slot (which then stops the downloader) instead of growing a queue.
+TASKS_PER_WORKER = 2
+
+
 class _State:
     """What the middleware knows about one response while its output flows."""
 
-    __slots__ = ("label", "doc", "score", "probability", "own_items", "followed", "page_type")
+    __slots__ = ("label", "result", "own_items", "followed")
 
-    def __init__(self, label: str | None, doc: Document | None = None) -> None:
+    def __init__(self, label: str | None, result: PageResult | None = None) -> None:
         self.label = label
-        self.doc = doc
-        self.score: float | None = None
-        self.probability: float | None = None
-        self.page_type: PageType | None = None
+        self.result = result
         self.own_items = 0
         self.followed = 0
+
+    @property
+    def score(self) -> float | None:
+        return self.result.score if self.result is not None else None
+
+    @property
+    def probability(self) -> float | None:
+        return self.result.probability if self.result is not None else None
 
 
 def skip_reason(response: Response, max_size: int) -> str | None:
@@ -90,11 +122,6 @@ def skip_reason(response: Response, max_size: int) -> str | None:
     return None
 
 
-def has_text(doc: Document) -> bool:
-    """Whether the page holds any text at all (stops at the first non-blank node)."""
-    return any(text.strip() for text in doc.tree.itertext())
-
-
 def _meta(response: Response) -> dict[str, Any]:
     """response.meta, or a throwaway dict for a response built without a request."""
     try:
@@ -110,17 +137,107 @@ def _content_type(response: Response) -> str | None:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
-def _decode_reason(exc: BaseException) -> str:
-    if isinstance(exc, NotHtmlError):
-        return "non_html"
-    if isinstance(exc, EmptyDocumentError):
-        return "empty"
-    if isinstance(exc, ContentexError):
-        return exc.reason
-    return "decode"
+def _awaitable(future: Future) -> Any:
+    """A concurrent.futures.Future as something this crawl's coroutines can await."""
+    if is_asyncio_available():
+        return asyncio.wrap_future(future)
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    deferred: Deferred = Deferred()
+
+    def settle(done: Future) -> None:
+        exc = done.exception()
+        if exc is not None:
+            deferred.errback(exc)
+        else:
+            deferred.callback(done.result())
+
+    future.add_done_callback(lambda done: reactor.callFromThread(settle, done))
+    return deferred
 
 
-class ContentexSpiderMiddleware(BaseSpiderMiddleware):
+class _Gate:
+    """At most ``size`` tasks in flight; the others wait (asyncio or Twisted)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.in_flight = 0
+        self.peak = 0
+        self._sem: Any = None
+
+    async def __aenter__(self) -> None:
+        if self._sem is None:
+            if is_asyncio_available():
+                self._sem = asyncio.Semaphore(self.size)
+            else:
+                from twisted.internet.defer import DeferredSemaphore
+
+                self._sem = DeferredSemaphore(self.size)
+        await self._sem.acquire()
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.in_flight -= 1
+        self._sem.release()
+
+
+def spider_kind(crawler: Crawler, config: ContentexSettings) -> str:
+    """CONTENTEX_KIND, or the spider's ``contentex_kind`` attribute when it has one."""
+    spider = getattr(crawler, "spider", None)
+    if spider is not None and getattr(spider, "contentex_kind", None) is not None:
+        return check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+    return config.kind
+
+
+def work_args(response: Response, kind: str, settings: WorkSettings, extract: bool) -> tuple:
+    """The arguments of ``work.process_page`` for one response (all picklable)."""
+    return (response.body, response.url, _content_type(response), kind, settings, extract)
+
+
+# Results the worker middleware computed, waiting for the spider middleware:
+# per crawler, per response object (both weak, so nothing outlives its response).
+_READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageResult]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _ready(crawler: Any) -> weakref.WeakKeyDictionary[Response, PageResult]:
+    return _READY.setdefault(crawler, weakref.WeakKeyDictionary())
+
+
+class _Component:
+    """What both middlewares share: counted stats, logs once, the kind of a page."""
+
+    crawler: Crawler
+    stats: Any
+    spider_kind: str
+    _logged: set[str]
+
+    def _log_once(self, key: str, level: int, msg: str, *args: Any) -> None:
+        """Log a repeated condition the first time only (like DepthMiddleware)."""
+        if key in self._logged:
+            return
+        self._logged.add(key)
+        logger.log(level, msg + " (further cases are only counted)", *args,
+                   extra={"spider": getattr(self.crawler, "spider", None)})
+
+    def _inc(self, key: str, count: int | float = 1) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"contentex/{key}", count)
+
+    def _kind_for(self, response: Response) -> str:
+        meta_kind = _meta(response).get(META_KIND)
+        if meta_kind is None:
+            return self.spider_kind
+        try:
+            return check_kind(meta_kind, f"request meta {META_KIND}")
+        except ValueError as exc:
+            self._log_once("meta_kind", logging.WARNING, "contentex: %s", exc)
+            return self.spider_kind
+
+
+class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
     """Classify responses, tag spider items, emit Page items, steer requests.
 
     Order it above 50 (the add-on uses 550) so HttpErrorMiddleware filters
@@ -143,26 +260,18 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         if not config.enabled:
             raise NotConfigured("CONTENTEX_ENABLED is False")
         mw = cls(crawler, config)
-        spider = getattr(crawler, "spider", None)
-        if spider is not None and getattr(spider, "contentex_kind", None) is not None:
-            mw.spider_kind = check_kind(spider.contentex_kind, "spider attribute contentex_kind")
+        mw.spider_kind = spider_kind(crawler, config)
         crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw
 
     # -- helpers ---------------------------------------------------------
 
-    def _log_once(self, key: str, level: int, msg: str, *args: Any) -> None:
-        """Log a repeated condition the first time only (like DepthMiddleware)."""
-        if key in self._logged:
-            return
-        self._logged.add(key)
-        logger.log(level, msg + " (further cases are only counted)", *args,
-                   extra={"spider": getattr(self.crawler, "spider", None)})
-
-    def _inc(self, key: str, count: int | float = 1) -> None:
+    def _add_ms(self, key: str, ms: float) -> None:
+        # set_value with rounding: inc_value of floats accumulates binary noise.
         if self.stats is not None:
-            self.stats.inc_value(f"contentex/{key}", count)
+            total = self.stats.get_value(f"contentex/{key}", 0) + ms
+            self.stats.set_value(f"contentex/{key}", round(total, 1))
 
     def _skip(self, response: Response, reason: str) -> _State:
         self._inc(f"skipped/{reason}")
@@ -173,84 +282,39 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
                        "contentex: skipping %s (%s)", response.url, reason)
         return _State(None)
 
-    def _classify(self, response: Response) -> _State:
-        """Decode and classify one response; never raises."""
-        reason = skip_reason(response, self.config.max_page_size)
-        if reason:
-            return self._skip(response, reason)
-        try:
-            doc = Document(response.body, url=response.url, content_type=_content_type(response))
-        except Exception as exc:  # undecodable bytes, binary, empty after decoding
-            return self._skip(response, _decode_reason(exc))
-        state = _State("content", doc)
-        try:
-            from .api import classify_page
-
-            result = classify_page(doc, response.url, **self.config.pagetype_params)
-            state.label = result.pageType if result.pageType in ("index", "content") else "content"
-            state.score = result.score
-            state.probability = result.contentProbability
-            state.page_type = result
-        except ContentexError as exc:  # the tree could not be built: not a page
-            return self._skip(response, _decode_reason(exc))
-        except Exception as exc:
-            # Classification is advisory: treat the page as content so its
-            # extraction is still attempted (and its item not lost).
+    def _apply(self, response: Response, result: PageResult) -> _State:
+        """The one place a page's classification becomes meta, stats and logs."""
+        self._add_ms("classify_time_ms", result.classify_ms)
+        if result.label is None:
+            return self._skip(response, result.skip or "decode")
+        if result.classify_error:
             self._inc("failed/classify")
             self._log_once("classify", logging.WARNING,
-                           "contentex: page type failed on %s: %r", response.url, exc)
-        if (state.label == "index" and self.config.record_pages
-                and self._kind_for(response) != "article" and self._is_record_page(response, doc)):
-            state.label = "content"
-        if state.label == "content":
-            # Only content pages need the tree (the pipeline reuses it); the
-            # page type itself is one scan of the text, so index pages are
-            # parsed only for the record-page check.
-            try:
-                if not has_text(doc):
-                    return self._skip(response, "empty")
-            except Exception as exc:
-                return self._skip(response, _decode_reason(exc))
+                           "contentex: page type failed on %s: %s", response.url,
+                           result.classify_error)
+        if result.record_error:
+            self._log_once("record_page", logging.WARNING,
+                           "contentex: record-page check failed on %s: %s", response.url,
+                           result.record_error)
+        if result.by_record:
+            self._inc("pages/content_by_record")
         meta = _meta(response)
         meta.pop(META_SKIPPED, None)
-        meta[META_PAGE_TYPE] = state.label
-        if state.score is not None:
-            meta[META_SCORE] = state.score
-        if state.probability is not None:
-            meta[META_PROBABILITY] = state.probability
-            band = probability_band(state.probability)
+        meta[META_PAGE_TYPE] = result.label
+        if result.score is not None:
+            meta[META_SCORE] = result.score
+        if result.probability is not None:
+            meta[META_PROBABILITY] = result.probability
+            band = probability_band(result.probability)
             self._inc(f"pages/content_prob/{band}")
-            self._inc(f"pages/{state.label}/content_prob/{band}")
-        self._inc(f"pages/{state.label}")
-        return state
-
-    def _is_record_page(self, response: Response, doc: Document) -> bool:
-        """A product page that its links made look like an index page (counted)."""
-        from .core.kind import record_page
-
-        try:
-            if record_page(doc):
-                self._inc("pages/content_by_record")
-                return True
-        except Exception as exc:  # advisory, like the page type itself
-            self._log_once("record_page", logging.WARNING,
-                           "contentex: record-page check failed on %s: %r", response.url, exc)
-        return False
+            self._inc(f"pages/{result.label}/content_prob/{band}")
+        self._inc(f"pages/{result.label}")
+        return _State(result.label, result)
 
     def _state(self, response: Response | None) -> _State | None:
         if response is None:
             return None
         return self._states.get(response)
-
-    def _kind_for(self, response: Response) -> str:
-        meta_kind = _meta(response).get(META_KIND)
-        if meta_kind is None:
-            return self.spider_kind
-        try:
-            return check_kind(meta_kind, f"request meta {META_KIND}")
-        except ValueError as exc:
-            self._log_once("meta_kind", logging.WARNING, "contentex: %s", exc)
-            return self.spider_kind
 
     def _tail(self, response: Response | None) -> Iterable[Any]:
         """The items the middleware adds after the spider's own output."""
@@ -258,40 +322,64 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware):
         if response is None or state is None or state.label is None:
             return ()
         out: list[Any] = []
+        result = state.result
         if state.label == "content" and state.own_items == 0:
-            page = Page(url=response.url, pageType="content", html=state.doc.html,
+            doc = result.doc if result is not None else None
+            page = Page(url=response.url, pageType="content",
+                        html=doc.html if doc is not None else None,
                         kind=self._kind_for(response), pageTypeScore=state.score,
                         contentProbability=state.probability)
-            # Hand the parsed document to the pipeline in-process (not a field:
-            # never exported or pickled) so the page is parsed once.
-            page._contentex_doc = state.doc  # type: ignore[attr-defined]
+            # Hand the work done so far to the pipeline in-process (not a
+            # field: never exported or pickled): the extracted item from a
+            # worker, or the parsed document, so the page is parsed once.
+            if result is not None and result.item is not None:
+                page._contentex_result = result  # type: ignore[attr-defined]
+            elif doc is not None:
+                page._contentex_doc = doc  # type: ignore[attr-defined]
             out.append(page)
         elif state.label == "index" and self.config.emit_index and state.own_items == 0:
-            out.append(state.page_type or PageType(url=response.url, pageType="index"))
-        state.doc = None  # release the tree early
+            out.append((result.page_type if result is not None else None)
+                       or PageType(url=response.url, pageType="index"))
+        if result is not None:
+            result.doc = None  # release the tree early
         return out
+
+    # -- where the work runs -----------------------------------------------
+
+    @property
+    def work(self) -> WorkSettings:
+        return WorkSettings.from_config(self.config)
+
+    def _classify(self, response: Response) -> _State:
+        """The worker's result when ContentexWorkerMiddleware ran one, else the work here."""
+        done = _ready(self.crawler).pop(response, None)
+        if done is None:  # in-process: extraction follows in the pipeline, if needed
+            done = process_page(*work_args(response, self._kind_for(response), self.work,
+                                           extract=False))
+        return self._apply(response, done)
 
     # -- hooks -----------------------------------------------------------
 
     def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
         """Classify before the callback runs so spiders can read the label in meta."""
-        started = time.perf_counter()
-        self._states[response] = self._classify(response)
-        if self.stats is not None:
-            total = self.stats.get_value("contentex/classify_time_ms", 0)
-            total += (time.perf_counter() - started) * 1000
-            self.stats.set_value("contentex/classify_time_ms", round(total, 1))
+        reason = skip_reason(response, self.config.max_page_size)
+        self._states[response] = (self._skip(response, reason) if reason
+                                  else self._classify(response))
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
-        yield from super().process_spider_output(response, result)
+        # Scrapy 2.13 passes ``spider`` and its base class requires it; 2.14+
+        # passes none and warns when given one: hand on what we received.
+        args = (response, result) if spider is None else (response, result, spider)
+        yield from super().process_spider_output(*args)
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        async for o in super().process_spider_output_async(response, result):
+        args = (response, result) if spider is None else (response, result, spider)
+        async for o in super().process_spider_output_async(*args):
             yield o
         for o in self._tail(response):
             yield o
@@ -411,3 +499,90 @@ def summary(stats: dict[str, Any]) -> str:
         f"extraction {stats.get('contentex/extract_time_ms', 0):.0f} ms",
     ]
     return "; ".join(parts)
+
+
+class ContentexWorkerMiddleware(_Component):
+    """Downloader middleware: each HTML response's work runs in a worker process.
+
+    The whole per-page work (``work.process_page``: decode, page type,
+    record-page check, extraction, one parse) goes to a pool of
+    ``CONTENTEX_WORKERS`` processes while the reactor thread keeps crawling;
+    the spider middleware then finds the result ready, so callbacks still
+    read the page type in meta. Backpressure comes for free: a response
+    waiting here still counts against CONCURRENT_REQUESTS, so a slow pool
+    slows the downloads instead of piling responses up; at most
+    ``TASKS_PER_WORKER`` tasks per worker are handed to the pool at a time.
+
+    Disabled (``NotConfigured``) when ``CONTENTEX_WORKERS = 0``: the spider
+    middleware then does the work in-process. Order it below every
+    middleware that changes the response (the add-on uses 25), so it sees
+    the response the spider will get.
+    """
+
+    def __init__(self, crawler: Crawler, config: ContentexSettings) -> None:
+        self.crawler = crawler
+        self.config = config
+        self.stats = crawler.stats
+        self.spider_kind = spider_kind(crawler, config)
+        self.work = WorkSettings.from_config(config)
+        self._logged: set[str] = set()
+        self.pool: WorkerPool | None = None
+        self.gate = _Gate(config.workers * TASKS_PER_WORKER)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ContentexWorkerMiddleware:
+        config = ContentexSettings.from_settings(crawler.settings)
+        if not config.enabled:
+            raise NotConfigured("CONTENTEX_ENABLED is False")
+        if config.workers == 0:
+            raise NotConfigured("CONTENTEX_WORKERS is 0: the work runs in the crawl process")
+        mw = cls(crawler, config)
+        crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
+        return mw
+
+    def _ensure_pool(self) -> WorkerPool:
+        if self.pool is None:
+            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+        return self.pool
+
+    async def process_response(self, request: Request, response: Response,
+                               spider: Spider | None = None) -> Response:
+        """Run the page's work in a worker and leave the result for the spider middleware."""
+        if skip_reason(response, self.config.max_page_size):
+            return response  # the spider middleware counts the skip
+        kind = self._kind_for(response)
+        async with self.gate:
+            future = self._ensure_pool().submit(*work_args(response, kind, self.work, True))
+            try:
+                done = await _awaitable(future)
+            except WorkerError as exc:
+                done = self._failure(response, kind, exc)
+            except Exception as exc:  # the function itself failed in the worker
+                done = self._failure(response, kind, WorkerError(repr(exc)))
+        _ready(self.crawler)[response] = done
+        return response
+
+    def _failure(self, response: Response, kind: str, exc: WorkerError) -> PageResult:
+        """A dead or stuck worker: the page counts as content, its item keeps the reason."""
+        self._inc(f"failed/{exc.reason}")
+        self._log_once(exc.reason, logging.WARNING, "contentex: %s on %s: %s",
+                       exc.reason, response.url, exc)
+        return PageResult(label="content", error=exc.reason,
+                          item=failed_item(kind, response.url, f"{exc.reason}: {exc}"))
+
+    def spider_opened(self, spider: Spider | None = None) -> None:
+        """Start the workers now: they load while the first pages download."""
+        self._ensure_pool()
+
+    def spider_closed(self, spider: Spider | None = None, reason: str | None = None) -> None:
+        """Stop the workers and record what they did in the stats."""
+        pool, self.pool = self.pool, None
+        if pool is None:
+            return
+        pool.shutdown()
+        if self.stats is not None:
+            self.stats.set_value("contentex/workers/processes", pool.size)
+            self.stats.set_value("contentex/workers/restarts", pool.restarts)
+            self.stats.set_value("contentex/workers/peak_in_flight", self.gate.peak)
+            self.stats.set_value("contentex/workers/peak_rss_kb", pool.peak_rss_kb)

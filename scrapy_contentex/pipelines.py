@@ -12,42 +12,29 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from itemadapter import ItemAdapter
 from scrapy import Spider
 from scrapy.exceptions import DropItem, NotConfigured
 
 from .core.document import Document
 from .core.errors import ContentexError
-from .items import Article, Page, Product
+from .items import Page, Product
 from .settings import ContentexSettings
+from .work import (
+    PageResult,
+    WorkSettings,
+    error_reason,
+    extract_item,
+    failed_item,
+    jsonable,
+    set_probability,
+)
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
+__all__ = ["ContentexPipeline", "error_reason", "jsonable"]  # the last two moved to .work
+
 logger = logging.getLogger(__name__)
-
-_JSON_SCALARS = (str, int, float, bool, type(None))
-
-
-def jsonable(value: Any) -> Any:
-    """Coerce a field value to JSON types (items must survive any feed exporter)."""
-    if isinstance(value, _JSON_SCALARS):
-        return value
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set)):
-        return [jsonable(v) for v in value]
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return str(value)
-
-
-def error_reason(exc: BaseException) -> str:
-    """Stable stat slug for a failure: the core's reason, or the exception class."""
-    if isinstance(exc, ContentexError):
-        return exc.reason
-    return type(exc).__name__
-
 
 class ContentexPipeline:
     """Turn ``Page`` items into Article or Product items with the public API.
@@ -68,27 +55,35 @@ class ContentexPipeline:
             raise NotConfigured("CONTENTEX_ENABLED is False")
         return cls(crawler, config)
 
+    @property
+    def settings(self) -> WorkSettings:
+        return WorkSettings.from_config(self.config)
+
     def _inc(self, key: str, count: int | float = 1) -> None:
         if self.stats is not None:
             self.stats.inc_value(f"contentex/{key}", count)
 
-    def _add_time(self, seconds: float) -> None:
+    def _add_time(self, ms: float) -> None:
         # set_value with rounding: inc_value of floats accumulates binary noise.
         if self.stats is not None:
-            total = self.stats.get_value("contentex/extract_time_ms", 0) + seconds * 1000
+            total = self.stats.get_value("contentex/extract_time_ms", 0) + ms
             self.stats.set_value("contentex/extract_time_ms", round(total, 1))
 
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
-        """Extract a Page; anything else is returned as it came."""
+        """Extract a Page; anything else is returned as it came.
+
+        A Page from the worker pool already carries its item; any other is
+        extracted here, with the same function the workers run.
+        """
         if not isinstance(item, Page) or item.pageType != "content":
             return item
-        started = time.perf_counter()
-        try:
-            result = self._extract(item)
-        except Exception as exc:
-            result = self._failed(item, exc)
-        finally:
-            self._add_time(time.perf_counter() - started)
+        done = item.__dict__.pop("_contentex_result", None)
+        if not isinstance(done, PageResult) or done.item is None:
+            done = self._extract_here(item)
+        self._add_time(done.extract_ms)
+        if done.error:
+            self._failed(item, done)
+        result = done.item
         kind = "product" if isinstance(result, Product) else "article"
         self._inc(f"items/{kind}")
         return result
@@ -103,49 +98,37 @@ class ContentexPipeline:
             raise ContentexError("page item without html", reason="empty")
         return Document(page.html, url=page.url)
 
-    def _extract(self, page: Page) -> Article | Product:
-        from . import api
-
-        doc = self._document(page)
+    def _extract_here(self, page: Page) -> PageResult:
+        """``work.extract_item`` in this process; a failure keeps an item with the reason."""
+        started = time.perf_counter()
         kind = page.kind or self.config.kind
-        if kind == "auto":
-            kind = api.guess_kind(doc, page.url)
-        if kind == "product":
-            result: Article | Product = self._product(api, doc, page.url)
-        elif kind == "article":
-            result = self._article(api, doc, page.url)
-        else:
-            raise ValueError(f"kind must be auto, article or product, not {kind!r}")
-        adapter = ItemAdapter(result)
-        for name in adapter.field_names():
-            adapter[name] = jsonable(adapter.get(name))
-        if not adapter.get("url"):
-            adapter["url"] = page.url
-        adapter["pageType"] = page.pageType
-        adapter["contentProbability"] = page.contentProbability
-        return result
+        done = PageResult(label="content")
+        try:
+            done.item = extract_item(self._document(page), page.url, kind, self.settings)
+        except Exception as exc:
+            done.item, done.error = failed_item(kind, page.url, exc), error_reason(exc)
+            self._log_failure(page, done.error, exc)
+        set_probability(done.item, getattr(page, "contentProbability", None))
+        done.extract_ms = (time.perf_counter() - started) * 1000
+        return done
 
-    def _article(self, api: Any, doc: Document, url: str | None) -> Article:
-        cfg = self.config
-        return api.extract_article(
-            doc, url, algorithm=cfg.text_algorithm, params=dict(cfg.text_params)
-        )
-
-    def _product(self, api: Any, doc: Document, url: str | None) -> Product:
-        return api.extract_product(doc, url, attributes=list(self.config.record_attributes))
-
-    def _failed(self, page: Page, exc: Exception) -> Article | Product:
-        reason = error_reason(exc)
-        self._inc(f"failed/{reason}")
+    def _log_failure(self, page: Page, reason: str, exc: BaseException | str) -> None:
         key = f"failed/{reason}"
         if key not in self._logged:
             self._logged.add(key)
-            logger.warning("contentex: extraction failed on %s: %r (further failures of "
-                           "this kind are only counted)", page.url, exc,
-                           exc_info=not isinstance(exc, ContentexError),
+            logger.warning("contentex: extraction failed on %s: %s (further failures of "
+                           "this kind are only counted)", page.url,
+                           exc if isinstance(exc, str) else repr(exc),
+                           exc_info=isinstance(exc, BaseException)
+                           and not isinstance(exc, ContentexError),
                            extra={"spider": getattr(self.crawler, "spider", None)})
+
+    def _failed(self, page: Page, done: PageResult) -> None:
+        """Count (and log) a failed extraction; drop the item only when asked to."""
+        reason = done.error or "error"
+        message = done.item.contentexError if done.item is not None else reason
+        if not reason.startswith("worker_"):  # the middleware counted worker failures
+            self._inc(f"failed/{reason}")
+            self._log_failure(page, reason, message or reason)
         if self.config.drop_failed:
-            raise DropItem(f"contentex extraction failed ({reason}): {exc}")
-        cls = Product if page.kind == "product" else Article
-        return cls(url=page.url, pageType=page.pageType, contentProbability=page.contentProbability,
-                   contentexError=f"{reason}: {exc}"[:500])
+            raise DropItem(f"contentex extraction failed ({message})")

@@ -27,6 +27,7 @@ PAGETYPE_PARAMS: dict[str, str] = {
 PAGETYPE_DISTANCES = ("text", "code")
 
 DEFAULT_MAX_PAGE_SIZE = 10 * 1024 * 1024
+DEFAULT_WORKER_TIMEOUT = 60.0
 
 # Defaults as the add-on installs them (priority "addon"); settings absent
 # from a project fall back to the same values through the getters below.
@@ -46,6 +47,8 @@ DEFAULTS: dict[str, Any] = {
     "CONTENTEX_DROP_FAILED": False,
     "CONTENTEX_INDEX_PRIORITY_BOOST": 0,
     "CONTENTEX_CONTENT_FOLLOW_LIMIT": -1,
+    "CONTENTEX_WORKERS": None,  # None: one per usable CPU minus one
+    "CONTENTEX_WORKER_TIMEOUT": DEFAULT_WORKER_TIMEOUT,
 }
 
 
@@ -130,6 +133,28 @@ def _getlist(settings: Any, name: str) -> tuple[str, ...]:
     return tuple(str(part).strip() for part in raw if str(part).strip())
 
 
+def _getpositive(settings: Any, name: str) -> float:
+    raw = _get(settings, name)
+    try:
+        if isinstance(raw, bool):
+            raise ValueError
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number of seconds, not {raw!r}") from None
+    if not value > 0:
+        raise ValueError(f"{name} must be > 0, not {raw!r}")
+    return value
+
+
+def _workers(settings: Any) -> int:
+    """CONTENTEX_WORKERS: processes for classification and extraction (0 = in-process)."""
+    if _get(settings, "CONTENTEX_WORKERS") is None:
+        from .pool import default_workers
+
+        return default_workers()
+    return _getint(settings, "CONTENTEX_WORKERS", minimum=0)
+
+
 def _pagetype_params(settings: Any) -> dict[str, Any]:
     """Only the page-type settings the user set, as PageTypeParams keywords."""
     params: dict[str, Any] = {}
@@ -180,6 +205,8 @@ class ContentexSettings:
     drop_failed: bool = False
     index_priority_boost: int = 0
     content_follow_limit: int = -1
+    workers: int = 0
+    worker_timeout: float = DEFAULT_WORKER_TIMEOUT
 
     @classmethod
     def from_settings(cls, settings: Any) -> ContentexSettings:
@@ -208,4 +235,6 @@ class ContentexSettings:
             drop_failed=_getbool(settings, "CONTENTEX_DROP_FAILED"),
             index_priority_boost=_getint(settings, "CONTENTEX_INDEX_PRIORITY_BOOST"),
             content_follow_limit=follow,
+            workers=_workers(settings),
+            worker_timeout=_getpositive(settings, "CONTENTEX_WORKER_TIMEOUT"),
         )

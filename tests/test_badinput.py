@@ -206,7 +206,7 @@ def test_exception_inside_decoding_is_a_skip(monkeypatch):
     def broken(*args, **kwargs):
         raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad")
 
-    monkeypatch.setattr("scrapy_contentex.middlewares.Document", broken)
+    monkeypatch.setattr("scrapy_contentex.work.Document", broken)
     mw, crawler = make_middleware()
     assert run_middleware(mw, html_response(ARTICLE_EN)) == []
     assert skipped(crawler, "decode") == 1

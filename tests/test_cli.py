@@ -130,3 +130,16 @@ def test_console_entry_point_help():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "extract" in done.stdout and "classify" in done.stdout
+
+
+def test_closed_pipe_ends_quietly(pages):
+    """`contentex extract ... | head -1`: no traceback, the SIGPIPE status."""
+    args = [str(pages / "article.html")] * 200
+    proc = subprocess.Popen([sys.executable, "-m", "scrapy_contentex", "extract", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader leaves after one line, like head -1
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert first.startswith(b"{")
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err

@@ -1,0 +1,249 @@
+"""The worker pool: same items as in-process, crashes and timeouts keep the item, bounded.
+
+Workers are real child processes; the fault hook (CONTENTEX_WORKER_TEST_FAULT,
+read when a pool starts) makes a worker die or hang on a page that holds
+``pool.FAULT_MARKER``, so the recovery paths run for real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from conftest import (
+    ARTICLE_EN,
+    INDEX_EN,
+    PRODUCT_EN,
+    ROOT,
+    html_response,
+    make_crawler,
+    make_middleware,
+    run_middleware,
+)
+from scrapy.exceptions import NotConfigured
+from scrapy.utils.misc import build_from_crawler
+
+from scrapy_contentex.items import Article, Page, Product
+from scrapy_contentex.middlewares import META_PAGE_TYPE, ContentexWorkerMiddleware
+from scrapy_contentex.pipelines import ContentexPipeline
+from scrapy_contentex.pool import FAULT_ENV, FAULT_MARKER, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_contentex.settings import ContentexSettings
+from scrapy_contentex.work import WorkSettings, process_page
+
+RUNNER = ROOT / "example_project" / "run.py"
+FAULTY = ARTICLE_EN.replace("<footer>", f"<!-- {FAULT_MARKER.decode()} --><footer>")
+
+
+def task(html: str, url: str = "http://example.com/a.html") -> tuple:
+    return (html.encode("utf-8"), url, None, "auto", WorkSettings())
+
+
+def test_pool_result_equals_in_process_result():
+    with WorkerPool(1, timeout=30) as pool:
+        futures = [pool.submit(*task(html)) for html in (ARTICLE_EN, PRODUCT_EN, INDEX_EN)]
+        remote = [f.result(timeout=60) for f in futures]
+    local = [process_page(*task(html)) for html in (ARTICLE_EN, PRODUCT_EN, INDEX_EN)]
+    assert [r.label for r in remote] == [r.label for r in local] == ["content", "content", "index"]
+    assert [r.item for r in remote] == [r.item for r in local]
+    assert isinstance(remote[0].item, Article) and isinstance(remote[1].item, Product)
+    assert remote[0].item.headline == "Ferry Timetable Changes for Winter"
+    assert all(r.doc is None for r in remote)  # no tree crosses the process boundary
+
+
+def test_crashed_worker_fails_its_task_only_and_is_replaced():
+    with WorkerPool(1, timeout=30, fault="crash") as pool:
+        before = pool.submit(*task(ARTICLE_EN))
+        crashed = pool.submit(*task(FAULTY))
+        after = pool.submit(*task(PRODUCT_EN))
+        assert before.result(timeout=60).label == "content"
+        with pytest.raises(WorkerCrashed, match="exit code 70"):
+            crashed.result(timeout=60)
+        assert after.result(timeout=60).item.name == "Walnut Desk Organiser"
+        assert pool.restarts == 1
+
+
+def test_stuck_worker_is_killed_at_the_timeout_and_replaced():
+    with WorkerPool(1, timeout=1.0, fault="hang") as pool:
+        stuck = pool.submit(*task(FAULTY))
+        after = pool.submit(*task(ARTICLE_EN))
+        with pytest.raises(WorkerTimeout, match="1 s"):
+            stuck.result(timeout=60)
+        assert after.result(timeout=60).item.headline == "Ferry Timetable Changes for Winter"
+        assert pool.restarts == 1
+
+
+def test_pool_size_must_be_positive():
+    with pytest.raises(ValueError, match="pool size"):
+        WorkerPool(0)
+
+
+# -- through the middlewares and the pipeline ---------------------------------
+
+def components(settings: dict):
+    """Worker (downloader) middleware, spider middleware and pipeline of one crawler."""
+    mw, crawler = make_middleware(settings)
+    workers = build_from_crawler(ContentexWorkerMiddleware, crawler)
+    pipeline = build_from_crawler(ContentexPipeline, crawler)
+    return workers, mw, pipeline, crawler
+
+
+async def _through(workers, mw, pipeline, responses):
+    """Each response as a crawl moves it: downloader side (concurrently), spider side, pipeline."""
+    async def one(response):
+        response = await workers.process_response(response.request, response)
+        return [pipeline.process_item(o) if isinstance(o, Page) else o
+                for o in run_middleware(mw, response)]
+
+    workers.spider_opened()
+    try:
+        return await asyncio.gather(*(one(r) for r in responses))
+    finally:
+        workers.spider_closed()
+
+
+def test_pool_path_gives_the_in_process_items():
+    workers, mw, pipeline, crawler = components({"CONTENTEX_WORKERS": 1})
+    pages = [(ARTICLE_EN, "http://example.com/a.html"), (PRODUCT_EN, "http://example.com/p.html"),
+             (INDEX_EN, "http://example.com/i.html")]
+    responses = [html_response(h, url=u) for h, u in pages]
+    pooled = asyncio.run(_through(workers, mw, pipeline, responses))
+    local_mw, _ = make_middleware({"CONTENTEX_WORKERS": 0})
+    local = [[pipeline.process_item(o) for o in run_middleware(local_mw, html_response(h, url=u))]
+             for h, u in pages]
+    assert pooled == local
+    assert [type(out[0]) for out in pooled[:2]] == [Article, Product] and pooled[2] == []
+    assert responses[0].meta[META_PAGE_TYPE] == "content"  # callbacks still read the label
+    assert responses[2].meta[META_PAGE_TYPE] == "index"
+    assert crawler.stats.get_value("contentex/workers/processes") == 1
+    assert crawler.stats.get_value("contentex/pages/content") == 2
+    assert workers.pool is None  # shut down at spider_closed
+
+
+def test_spider_middleware_alone_works_in_process():
+    mw, _ = make_middleware({"CONTENTEX_WORKERS": 1})
+    out = run_middleware(mw, html_response(ARTICLE_EN))
+    assert isinstance(out[0], Page) and "ninety minutes" in out[0].html
+
+
+def test_worker_middleware_is_off_without_workers():
+    crawler = make_crawler({"CONTENTEX_WORKERS": 0})
+    with pytest.raises(NotConfigured, match="CONTENTEX_WORKERS"):
+        build_from_crawler(ContentexWorkerMiddleware, crawler)
+
+
+@pytest.mark.parametrize(("fault", "timeout", "reason"),
+                         [("crash", 30.0, "worker_crash"), ("hang", 1.0, "worker_timeout")])
+def test_worker_failure_keeps_the_item_and_the_pool_recovers(monkeypatch, fault, timeout, reason):
+    monkeypatch.setenv(FAULT_ENV, fault)
+    workers, mw, pipeline, crawler = components(
+        {"CONTENTEX_WORKERS": 1, "CONTENTEX_WORKER_TIMEOUT": timeout})
+    responses = [html_response(FAULTY, url="http://example.com/bad.html"),
+                 html_response(ARTICLE_EN, url="http://example.com/good.html")]
+    (bad,), (good,) = asyncio.run(_through(workers, mw, pipeline, responses))
+    assert isinstance(bad, Article) and bad.url == "http://example.com/bad.html"
+    assert bad.contentexError.startswith(f"{reason}: ")
+    assert good.contentexError is None and good.headline == "Ferry Timetable Changes for Winter"
+    assert crawler.stats.get_value(f"contentex/failed/{reason}") == 1
+    assert crawler.stats.get_value("contentex/workers/restarts") == 1
+    assert crawler.stats.get_value("contentex/items/article") == 2
+
+
+def test_tasks_in_flight_stay_bounded():
+    workers, mw, pipeline, crawler = components({"CONTENTEX_WORKERS": 1})
+    responses = [html_response(ARTICLE_EN, url=f"http://example.com/{i}.html") for i in range(12)]
+    outputs = asyncio.run(_through(workers, mw, pipeline, responses))
+    assert len(outputs) == 12 and all(isinstance(out[0], Article) for out in outputs)
+    # 12 responses waited at once; at most 2 per worker were handed to the pool.
+    assert crawler.stats.get_value("contentex/workers/peak_in_flight") == 2
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("CONTENTEX_WORKERS", -1, "CONTENTEX_WORKERS must be >= 0"),
+    ("CONTENTEX_WORKERS", "two", "CONTENTEX_WORKERS must be an integer"),
+    ("CONTENTEX_WORKER_TIMEOUT", 0, "CONTENTEX_WORKER_TIMEOUT must be > 0"),
+    ("CONTENTEX_WORKER_TIMEOUT", "soon", "CONTENTEX_WORKER_TIMEOUT must be a number"),
+])
+def test_worker_settings_are_validated(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        ContentexSettings.from_settings({name: value})
+
+
+def test_worker_settings_defaults(monkeypatch):
+    monkeypatch.setattr("scrapy_contentex.pool.usable_cpus", lambda: 4)
+    config = ContentexSettings.from_settings({})
+    assert config.workers == 3 and config.worker_timeout > 0
+    monkeypatch.setattr("scrapy_contentex.pool.usable_cpus", lambda: 1)
+    assert ContentexSettings.from_settings({}).workers == 0  # one CPU: in-process
+    assert ContentexSettings.from_settings({"CONTENTEX_WORKERS": "0"}).workers == 0
+
+
+# -- a real crawl --------------------------------------------------------------
+
+EPOLL = "TWISTED_REACTOR=twisted.internet.epollreactor.EPollReactor"
+
+
+def _crawl(output: Path, *settings: str) -> subprocess.Popen:
+    args = [a for setting in settings for a in ("-s", setting)]
+    return subprocess.Popen(
+        [sys.executable, str(RUNNER), "--json", "--output", str(output), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+
+
+def _feed(path: Path) -> dict[str, dict]:
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return {urlparse(item.pop("url")).path: item for item in items}
+
+
+def test_demo_crawl_pool_and_in_process_give_the_same_items(tmp_path):
+    """In-process, 2 workers on the asyncio reactor, 1 worker on a non-asyncio reactor."""
+    runs = {"local": ("CONTENTEX_WORKERS=0",), "pool": ("CONTENTEX_WORKERS=2",),
+            "twisted": ("CONTENTEX_WORKERS=1", EPOLL)}
+    procs = {name: _crawl(tmp_path / name, *settings) for name, settings in runs.items()}
+    results = {}
+    for name, proc in procs.items():
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr[-3000:]
+        assert "Traceback" not in stderr
+        results[name] = json.loads(stdout.strip().splitlines()[-1])
+    assert results["pool"]["stats"]["contentex/workers/processes"] == 2
+    assert results["twisted"]["stats"]["contentex/workers/processes"] == 1
+    assert "contentex/workers/processes" not in results["local"]["stats"]
+    assert results["local"]["expected_found"] == results["local"]["expected_items"]
+    for name in ("articles.jsonl", "products.jsonl"):
+        local = _feed(tmp_path / "local" / name)
+        assert local
+        assert _feed(tmp_path / "pool" / name) == local
+        assert _feed(tmp_path / "twisted" / name) == local
+
+
+def test_ctrl_c_leaves_workers_running():
+    """SIGINT reaches the whole process group; the crawl's graceful stop still needs them."""
+    with WorkerPool(1, timeout=30) as pool:
+        assert pool.submit(*task(ARTICLE_EN)).result(timeout=60).label == "content"
+        os.kill(pool._workers[0].proc.pid, signal.SIGINT)
+        assert pool.submit(*task(PRODUCT_EN)).result(timeout=60).label == "content"
+        assert pool.restarts == 0
+
+
+def test_a_task_that_cannot_be_sent_fails_alone():
+    with WorkerPool(1, timeout=30) as pool:
+        with pytest.raises((AttributeError, TypeError, pickle.PicklingError)):
+            pool.submit(lambda: None).result(timeout=60)  # a lambda does not pickle
+        assert pool.submit(*task(ARTICLE_EN)).result(timeout=60).label == "content"
+
+
+def test_workers_import_no_scrapy():
+    """Workers are light: the work and the pool modules never import Scrapy or Twisted."""
+    code = ("import sys, scrapy_contentex.pool, scrapy_contentex.work; "
+            "print(sorted(m for m in ('scrapy', 'twisted') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]"
