@@ -475,12 +475,12 @@ def _drop_headline(text: list[str], headline: str, title: str, prm: Params) -> l
     return rest
 
 
-def extract(doc: Document, **params) -> str:
-    """Main text of an article, blog post or forum thread; '' when none."""
-    prm = _params(params)
-    pb = PageBlocks(doc.tree, prm.region)
-    if not pb.els:
-        return ""
+def rule_lines(pb: PageBlocks, prm: Params) -> tuple[list[tuple[int, str]], list[int]]:
+    """The rule-chosen region(s) and their lines as ``(owner block, text)``.
+
+    The learned default reads which blocks these rules keep as one of its
+    features, so the choice is its own function.
+    """
     lines: list[tuple[int, str]] = []
     top, run = pb.best_run()
     value = pb.score[top] if run is None else sum(pb.score[c] for c in run) + pb.weight[top]
@@ -501,13 +501,32 @@ def extract(doc: Document, **params) -> str:
             tail = pb.els[region].tail
             if tail and tail.strip():
                 lines.append((pb.parent[region], normalize_space(tail)))
-    lines = _trim_edges(pb, lines, prm)
-    text = _pattern_filter([text for _, text in lines], prm)
+    return _trim_edges(pb, lines, prm), regions
+
+
+def is_thread(pb: PageBlocks, regions: list[int], prm: Params) -> bool:
+    """Repeated posts were found, or the one region sits in post/reply markup."""
+    return len(regions) > 1 or (prm.single_post_headline and pb.in_thread_markup(
+        regions[0], DISCUSSION_WORDS, prm.region.repeat_levels))
+
+
+def finish(pb: PageBlocks, lines: list[str], thread: bool, prm: Params) -> str:
+    """Pattern filters and the headline rule: the same for rules and model."""
+    text = _pattern_filter(lines, prm)
     headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")
-    if len(regions) > 1 or (prm.single_post_headline and pb.in_thread_markup(
-        regions[0], DISCUSSION_WORDS, prm.region.repeat_levels)):
+    if thread:
         if prm.thread_headline and headline and headline not in text:
             text.insert(0, headline)
     elif prm.drop_headline:
         text = _drop_headline(text, headline, title, prm)
     return "\n".join(text)
+
+
+def extract(doc: Document, **params) -> str:
+    """Main text of an article, blog post or forum thread; '' when none."""
+    prm = _params(params)
+    pb = PageBlocks(doc.tree, prm.region)
+    if not pb.els:
+        return ""
+    lines, regions = rule_lines(pb, prm)
+    return finish(pb, [text for _, text in lines], is_thread(pb, regions, prm), prm)
