@@ -7,9 +7,9 @@ $CONTENTEX_DATASETS) at run time and never copied into the repository.
 from __future__ import annotations
 
 import gzip
-import re
 import json
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterator

@@ -122,13 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"building line features of {', '.join(TRAIN_SETS)} ...", flush=True)
     data = build(TRAIN_SETS, args.limit, log=lambda *a: None)
     page_fold = np.asarray([fold_of(g, args.folds) for g in data["groups"]])
-    line_fold = page_fold[data["page"]]
+    all_pages = np.arange(len(page_fold))
     tmp = Path(tempfile.mkdtemp(prefix="contentex-cv-"))
     fold_model: dict[int, str] = {}
     for k in range(args.folds):
-        train = line_fold != k
         path = tmp / f"fold{k}.json"
-        export(fit(data["X"][train], data["y"][train], data["w"][train]), path)
+        export(fit(data, all_pages[page_fold != k]), path)
         fold_model[k] = str(path)
         print(f"  fold {k}: trained on {int((page_fold != k).sum())} pages", flush=True)
     groups_of = {name: fold for name, fold in zip(data["names"], page_fold, strict=True)}
@@ -163,7 +162,37 @@ def main(argv: list[str] | None = None) -> int:
                     [[n, round(s.seconds, 1), f"{base / s.seconds:.2f}x" if s.seconds else "",
                       s.errors] for n, s in scores.items()],
                     title=f"Speed on the same {len(corpus)} pages (CPU time, one run)")
+    inference_share(corpus[:: max(1, len(corpus) // 300)])
     return 0
+
+
+def inference_share(pages: list) -> None:
+    """CPU share of the line model's inference in the whole ``extract_article`` call."""
+    from scrapy_contentex import extract_article
+    from scrapy_contentex.core.text import learned
+
+    model = learned.load_line_model(learned.DEFAULT_MODEL)
+    spent = [0.0]
+    probabilities = model.probabilities
+
+    def timed(lines):
+        started = time.process_time()
+        try:
+            return probabilities(lines)
+        finally:
+            spent[0] += time.process_time() - started
+
+    model.probabilities = timed
+    whole = 0.0
+    try:
+        for _, record, html, _ in pages:
+            started = time.process_time()
+            extract_article(html, url=record.get("url"))
+            whole += time.process_time() - started
+    finally:
+        del model.probabilities
+    print(f"\nline model inference: {spent[0]:.2f} of {whole:.2f} CPU s of the whole call "
+          f"({100 * spent[0] / whole:.1f} %) on {len(pages)} pages")
 
 
 if __name__ == "__main__":

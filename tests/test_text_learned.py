@@ -1,20 +1,24 @@
 """The learned default text extractor: its tree runtime, its model file, and small pages."""
 
 import json
-import math
 
 import numpy as np
 import pytest
+from test_text_default import (
+    CHINESE_PAGE,
+    CHINESE_PARAGRAPHS,
+    ENGLISH_ARTICLE,
+    FORUM_PAGE,
+    PARAGRAPHS,
+    POSTS,
+)
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text import combined, extract_text, learned
-from scrapy_contentex.core.text.block_features import FEATURE_NAMES, page_lines
-from scrapy_contentex.core.text.region import PageBlocks
-from scrapy_contentex.core.text.block_features import CONTEXT_NAMES
+from scrapy_contentex.core.text.block_features import CONTEXT_NAMES, FEATURE_NAMES, page_lines
 from scrapy_contentex.core.text.learned import load_line_model
+from scrapy_contentex.core.text.region import PageBlocks
 from scrapy_contentex.core.trees import TreeEnsemble, read_model
-
-from test_text_default import CHINESE_PAGE, CHINESE_PARAGRAPHS, ENGLISH_ARTICLE, FORUM_PAGE, PARAGRAPHS, POSTS
 
 
 def _payload(trees, features=("a", "b")):
@@ -84,12 +88,15 @@ def _constant_model(tmp_path, value: float) -> str:
 
 def test_the_model_decides_which_lines_are_kept(tmp_path):
     doc = Document(ENGLISH_ARTICLE)
-    assert learned.extract(doc, model=_constant_model(tmp_path, -10.0)) == ""
     everything = learned.extract(doc, model=_constant_model(tmp_path, 10.0))
     assert "Ten things to do this weekend in town" in everything  # a sidebar line, kept by the model
     assert learned.extract(doc, model=_constant_model(tmp_path, 0.0), threshold=0.4) == everything
-    sigmoid = 1 / (1 + math.exp(-0.0))
-    assert learned.extract(doc, model=_constant_model(tmp_path, 0.0), threshold=sigmoid + 0.01) == ""
+    # A model that keeps no line leaves the rules' region (a thin page keeps its paragraph).
+    nothing = learned.extract(doc, model=_constant_model(tmp_path, -10.0))
+    assert nothing == learned.extract(doc, model=_constant_model(tmp_path, 0.0), threshold=0.51)
+    assert PARAGRAPHS[0] in nothing and "Ten things to do" not in nothing
+    assert learned.extract(Document("<html><body><nav><a href='/'>Home</a></nav></body></html>"),
+                           model=_constant_model(tmp_path, -10.0)) == ""
 
 
 def test_feature_rows_follow_the_visible_lines():

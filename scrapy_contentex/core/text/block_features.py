@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..lang import TOKEN_RE
-from .combined import Params, _lines, _segments, _skipped, is_thread, rule_lines
+from .combined import Params, _lines, _segments, _skipped, choose_regions, is_thread
 from .region import _HINT_SPLIT_RE, PUNCT_RE, PageBlocks
 
 # Enclosing-tag groups: one bit each, inherited down the subtree.
@@ -53,6 +53,9 @@ _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("in_article", frozenset(("article", "main"))),
     ("in_quote", frozenset(("blockquote", "pre", "code"))),
 )
+_TAG_BITS: dict[str, int] = {
+    tag: 1 << bit for bit, (_, group) in enumerate(_TAG_GROUPS) for tag in group
+}
 # The owner's own tag, as one-hot groups.
 _OWN_TAGS: tuple[tuple[str, frozenset[str]], ...] = (
     ("is_p", frozenset(("p",))),
@@ -116,12 +119,13 @@ FEATURE_NAMES: tuple[str, ...] = (
     "rule_kept", "rule_region", "rule_skipped", "rule_distance",
     *(f"nb{d:+d}_{what}" for d in _NEIGHBOURS for what in ("tokens", "link_share", "rule_kept")),
     "page_log_tokens", "page_link_share", "page_log_lines", "page_thread", "rule_share",
+    "template_log_lines", "template_token_share",
 )
 
 
 CONTEXT_NAMES: tuple[str, ...] = (
     "p_line", "p_prev", "p_next", "p_window2", "p_window5",
-    *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max",
+    *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max", "p_template",
 )
 
 
@@ -137,14 +141,18 @@ class PageLines:
     #: whose owner lies in that ancestor's subtree.
     order: np.ndarray | None = None
     ranges: list[tuple[np.ndarray, np.ndarray]] | None = None
+    #: Template group of every line: lines whose owner and its parent share
+    #: tag and class (digits dropped), such as the posts of a thread.
+    templates: np.ndarray | None = None
 
     def context(self, p: np.ndarray) -> np.ndarray:
         """Second-stage features of the first stage's line probabilities."""
-        return context_features(self.features, self.order, self.ranges or [], p)
+        return context_features(self.features, self.order, self.ranges or [], self.templates, p)
 
 
 def context_features(features: np.ndarray, order: np.ndarray,
-                     ranges: list[tuple[np.ndarray, np.ndarray]], p: np.ndarray) -> np.ndarray:
+                     ranges: list[tuple[np.ndarray, np.ndarray]], templates: np.ndarray,
+                     p: np.ndarray) -> np.ndarray:
     """The first stage's line probabilities, read in context.
 
     Main text comes in runs and in sections: the mean probability of the
@@ -170,6 +178,10 @@ def context_features(features: np.ndarray, order: np.ndarray,
         out[:, 5 + k] = (weighted[hi] - weighted[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
     out[:, 5 + _LEVELS] = float((p * tok).sum() / tok.sum())
     out[:, 6 + _LEVELS] = float(p.max())
+    # Lines built from one template (posts, cards) are decided together.
+    group_p = np.bincount(templates, weights=p * tok)
+    group_t = np.bincount(templates, weights=tok)
+    out[:, 7 + _LEVELS] = group_p[templates] / group_t[templates]
     return out
 
 
@@ -178,16 +190,59 @@ def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
     body = next((i for i, tag in enumerate(pb.tags) if tag == "body"), 0)
     dead = {i for i, d in enumerate(pb.dead) if d}
     lines = _lines(_segments(pb, body, dead))
-    rule, regions = rule_lines(pb, prm)
+    regions = choose_regions(pb, prm)
     thread = is_thread(pb, regions, prm)
     if not lines:
         return PageLines([], [], np.zeros((0, len(FEATURE_NAMES)), np.float32), thread)
     owners = [o for o, _ in lines]
     texts = [t for _, t in lines]
     skipped = _skipped(pb, body, prm)
-    feats = _features(pb, owners, texts, rule, regions, skipped, thread)
+    rule = _rule_kept(pb, prm, owners, regions)
+    templates = _templates(pb, owners)
+    feats = _features(pb, owners, texts, rule, regions, skipped, thread, templates)
     order, ranges = _ancestor_ranges(pb, owners)
-    return PageLines(texts, owners, feats, thread, order, ranges)
+    return PageLines(texts, owners, feats, thread, order, ranges, templates)
+
+
+def _templates(pb: PageBlocks, owners: list[int]) -> np.ndarray:
+    """Template group id of every line (owner's and parent's tag and class, no digits)."""
+    ids: dict[tuple, int] = {}
+    memo: dict[int, int] = {}
+    parent = pb.parent
+    out = np.empty(len(owners), np.int64)
+    for k, o in enumerate(owners):
+        g = memo.get(o)
+        if g is None:
+            p = parent[o]
+            key = (pb.signature(o), pb.signature(p) if p >= 0 else None)
+            g = memo[o] = ids.setdefault(key, len(ids))
+        out[k] = g
+    return out
+
+
+def _rule_kept(pb: PageBlocks, prm: Params, owners: list[int], regions: list[int]) -> np.ndarray:
+    """Which of the page's lines the rules keep (as :func:`.combined.rule_lines` would).
+
+    Read off the page's lines rather than by writing the regions' text a
+    second time: a line is kept when its owner lies in a region and outside
+    what the region's filters skip, between the first and the last line of
+    a block with positive weight (the rules' edge trim).
+    """
+    n = len(pb.els)
+    own = np.asarray(owners, np.int64)
+    kept = np.zeros(len(owners), bool)
+    end = pb.end
+    for region in regions:
+        skip = sorted(_skipped(pb, region, prm))
+        inside = _inside(n, [region], [end[region]]) & ~_inside(n, skip, [end[i] for i in skip])
+        kept |= inside[own]
+    weight = np.asarray(pb.weight, np.float64)[own]
+    good = np.flatnonzero(kept & (weight > prm.edge_min_weight))
+    if len(good):
+        span = np.zeros(len(owners), bool)
+        span[good[0]:good[-1] + 1] = True
+        kept &= span
+    return kept.astype(np.float64)
 
 
 def _ancestor_ranges(pb: PageBlocks, owners: list[int]) -> tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]:
@@ -206,18 +261,18 @@ def _ancestor_ranges(pb: PageBlocks, owners: list[int]) -> tuple[np.ndarray, lis
     return order, ranges
 
 
-def _inside(n: int, starts: list[int], ends: list[int]) -> np.ndarray:
+def _inside(n: int, starts, ends) -> np.ndarray:
     """Boolean array: element index lies in one of the ranges [start, end)."""
     diff = np.zeros(n + 1, np.int32)
-    if starts:
+    if len(starts):
         np.add.at(diff, np.asarray(starts), 1)
         np.add.at(diff, np.asarray(ends), -1)
     return np.cumsum(diff[:n]) > 0
 
 
 def _features(pb: PageBlocks, owners: list[int], texts: list[str],
-              rule: list[tuple[int, str]], regions: list[int], skipped: set[int],
-              thread: bool) -> np.ndarray:
+              rule_kept: np.ndarray, regions: list[int], skipped: set[int],
+              thread: bool, templates: np.ndarray) -> np.ndarray:
     n = len(pb.els)
     end = pb.end
     tags = pb.tags
@@ -254,9 +309,11 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
 
     # Element-level flags, inherited down subtrees by range marking.
     cols: dict[str, np.ndarray] = {}
-    for name, group in (*_TAG_GROUPS,):
-        idx = [i for i, t in enumerate(tags) if t in group]
-        cols[name] = _inside(n, idx, [end[i] for i in idx])[own]
+    tag_bits = np.fromiter((_TAG_BITS.get(t, 0) for t in tags), np.int64, n)
+    ends = np.asarray(end, np.int64)
+    for bit, (name, _) in enumerate(_TAG_GROUPS):
+        idx = np.flatnonzero(tag_bits & (1 << bit))
+        cols[name] = _inside(n, idx, ends[idx])[own]
     for name, group in _OWN_TAGS:
         cols[name] = np.asarray([tags[o] in group for o in owners], np.float64)
     names = _name_bits(pb, owners)
@@ -272,8 +329,6 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     base = np.asarray(pb.base, np.float64)
     neg = np.asarray(pb.neg, np.float64)
 
-    rule_owners = {o for o, _ in rule}
-    rule_kept = np.asarray([o in rule_owners for o in owners], np.float64)
     region_in = _inside(n, list(regions), [end[r] for r in regions])[own]
     skip_idx = sorted(skipped)
     skip_in = _inside(n, skip_idx, [end[i] for i in skip_idx])[own]
@@ -329,6 +384,8 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     put("page_log_lines", np.log1p(m))
     put("page_thread", float(thread))
     put("rule_share", float((line_tok * rule_kept).sum()) / max(1.0, float(line_tok.sum())))
+    put("template_log_lines", np.log(np.bincount(templates)[templates]))
+    put("template_token_share", np.bincount(templates, weights=line_tok)[templates] / max(1.0, float(line_tok.sum())))
     return out
 
 

@@ -475,13 +475,12 @@ def _drop_headline(text: list[str], headline: str, title: str, prm: Params) -> l
     return rest
 
 
-def rule_lines(pb: PageBlocks, prm: Params) -> tuple[list[tuple[int, str]], list[int]]:
-    """The rule-chosen region(s) and their lines as ``(owner block, text)``.
+def choose_regions(pb: PageBlocks, prm: Params) -> list[int]:
+    """The rule-chosen region(s): the best subtree or run, widened to repeated posts.
 
-    The learned default reads which blocks these rules keep as one of its
+    The learned default reads which lines these regions hold as one of its
     features, so the choice is its own function.
     """
-    lines: list[tuple[int, str]] = []
     top, run = pb.best_run()
     value = pb.score[top] if run is None else sum(pb.score[c] for c in run) + pb.weight[top]
     if value <= prm.thin_score:
@@ -494,6 +493,12 @@ def rule_lines(pb: PageBlocks, prm: Params) -> tuple[list[tuple[int, str]], list
         regions = pb.expand_template(top)
     if len(regions) == 1 and run is not None:
         regions = run
+    return regions
+
+
+def rule_lines(pb: PageBlocks, prm: Params, regions: list[int]) -> list[tuple[int, str]]:
+    """The regions' lines as ``(owner block, text)``, cleaned by the rules."""
+    lines: list[tuple[int, str]] = []
     for region in regions:
         skip = _skipped(pb, region, prm)
         lines.extend(_lines(_segments(pb, region, skip)))
@@ -501,7 +506,7 @@ def rule_lines(pb: PageBlocks, prm: Params) -> tuple[list[tuple[int, str]], list
             tail = pb.els[region].tail
             if tail and tail.strip():
                 lines.append((pb.parent[region], normalize_space(tail)))
-    return _trim_edges(pb, lines, prm), regions
+    return _trim_edges(pb, lines, prm)
 
 
 def is_thread(pb: PageBlocks, regions: list[int], prm: Params) -> bool:
@@ -528,5 +533,6 @@ def extract(doc: Document, **params) -> str:
     pb = PageBlocks(doc.tree, prm.region)
     if not pb.els:
         return ""
-    lines, regions = rule_lines(pb, prm)
+    regions = choose_regions(pb, prm)
+    lines = rule_lines(pb, prm, regions)
     return finish(pb, [text for _, text in lines], is_thread(pb, regions, prm), prm)

@@ -21,12 +21,13 @@ import numpy as np
 
 from ..document import Document
 from ..trees import TreeEnsemble, read_model
-from .block_features import PageLines, page_lines
+from .block_features import FEATURE_NAMES, PageLines, page_lines
 from .combined import _params, finish
 from .region import PageBlocks
 
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
 DEFAULT_MODEL = "blocks"
+_RULE_KEPT = FEATURE_NAMES.index("rule_kept")
 
 
 class LineModel:
@@ -78,5 +79,10 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
     if not lines.texts:
         return ""
     keep = line_model.probabilities(lines) >= cut
+    if not keep.any():
+        # Nothing stands out to the model (a thin page: one paragraph under
+        # a title): the rules' region, if any, beats an empty body
+        # (measured under grouped CV: forums +0.014, others unchanged).
+        keep = lines.features[:, _RULE_KEPT] > 0
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
     return finish(pb, kept, lines.thread, prm)
