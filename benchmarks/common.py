@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -102,3 +103,25 @@ def _fmt(value) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     return "" if value is None else str(value)
+
+
+_WORD_RE = re.compile(r"\w+")
+
+
+def word_f1(predicted: str, truth: str) -> float:
+    """WCXB's page score: F1 of the bags of lower-cased \\w+ tokens.
+
+    A page with empty gold scores 1 when nothing is extracted, else 0.
+    """
+    gold = Counter(_WORD_RE.findall((truth or "").lower()))
+    pred = Counter(_WORD_RE.findall((predicted or "").lower()))
+    if not gold:
+        return 0.0 if pred else 1.0
+    if not pred:
+        return 0.0
+    tp = sum((pred & gold).values())
+    if not tp:
+        return 0.0
+    precision = tp / sum(pred.values())
+    recall = tp / sum(gold.values())
+    return 2 * precision * recall / (precision + recall)

@@ -13,7 +13,8 @@ from ..document import Document
 
 # Public algorithm name -> module in this package.
 ALGORITHMS: dict[str, str] = {
-    "default": "combined",
+    "default": "learned",
+    "rules": "combined",
     "contentex": "contentex",
     "twcem": "twcem",
     "domweight": "domweight",

@@ -475,13 +475,12 @@ def _drop_headline(text: list[str], headline: str, title: str, prm: Params) -> l
     return rest
 
 
-def extract(doc: Document, **params) -> str:
-    """Main text of an article, blog post or forum thread; '' when none."""
-    prm = _params(params)
-    pb = PageBlocks(doc.tree, prm.region)
-    if not pb.els:
-        return ""
-    lines: list[tuple[int, str]] = []
+def choose_regions(pb: PageBlocks, prm: Params) -> list[int]:
+    """The rule-chosen region(s): the best subtree or run, widened to repeated posts.
+
+    The learned default reads which lines these regions hold as one of its
+    features, so the choice is its own function.
+    """
     top, run = pb.best_run()
     value = pb.score[top] if run is None else sum(pb.score[c] for c in run) + pb.weight[top]
     if value <= prm.thin_score:
@@ -494,6 +493,12 @@ def extract(doc: Document, **params) -> str:
         regions = pb.expand_template(top)
     if len(regions) == 1 and run is not None:
         regions = run
+    return regions
+
+
+def rule_lines(pb: PageBlocks, prm: Params, regions: list[int]) -> list[tuple[int, str]]:
+    """The regions' lines as ``(owner block, text)``, cleaned by the rules."""
+    lines: list[tuple[int, str]] = []
     for region in regions:
         skip = _skipped(pb, region, prm)
         lines.extend(_lines(_segments(pb, region, skip)))
@@ -501,13 +506,33 @@ def extract(doc: Document, **params) -> str:
             tail = pb.els[region].tail
             if tail and tail.strip():
                 lines.append((pb.parent[region], normalize_space(tail)))
-    lines = _trim_edges(pb, lines, prm)
-    text = _pattern_filter([text for _, text in lines], prm)
+    return _trim_edges(pb, lines, prm)
+
+
+def is_thread(pb: PageBlocks, regions: list[int], prm: Params) -> bool:
+    """Repeated posts were found, or the one region sits in post/reply markup."""
+    return len(regions) > 1 or (prm.single_post_headline and pb.in_thread_markup(
+        regions[0], DISCUSSION_WORDS, prm.region.repeat_levels))
+
+
+def finish(pb: PageBlocks, lines: list[str], thread: bool, prm: Params) -> str:
+    """Pattern filters and the headline rule: the same for rules and model."""
+    text = _pattern_filter(lines, prm)
     headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")
-    if len(regions) > 1 or (prm.single_post_headline and pb.in_thread_markup(
-        regions[0], DISCUSSION_WORDS, prm.region.repeat_levels)):
+    if thread:
         if prm.thread_headline and headline and headline not in text:
             text.insert(0, headline)
     elif prm.drop_headline:
         text = _drop_headline(text, headline, title, prm)
     return "\n".join(text)
+
+
+def extract(doc: Document, **params) -> str:
+    """Main text of an article, blog post or forum thread; '' when none."""
+    prm = _params(params)
+    pb = PageBlocks(doc.tree, prm.region)
+    if not pb.els:
+        return ""
+    regions = choose_regions(pb, prm)
+    lines = rule_lines(pb, prm, regions)
+    return finish(pb, [text for _, text in lines], is_thread(pb, regions, prm), prm)

@@ -1,0 +1,118 @@
+"""The learned default text extractor: its tree runtime, its model file, and small pages."""
+
+import json
+
+import numpy as np
+import pytest
+from test_text_default import (
+    CHINESE_PAGE,
+    CHINESE_PARAGRAPHS,
+    ENGLISH_ARTICLE,
+    FORUM_PAGE,
+    PARAGRAPHS,
+    POSTS,
+)
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.text import combined, extract_text, learned
+from scrapy_contentex.core.text.block_features import CONTEXT_NAMES, FEATURE_NAMES, page_lines
+from scrapy_contentex.core.text.learned import load_line_model
+from scrapy_contentex.core.text.region import PageBlocks
+from scrapy_contentex.core.trees import TreeEnsemble, read_model
+
+
+def _payload(trees, features=("a", "b")):
+    return {"kind": "gbdt-binary", "features": list(features), "trees": trees, "threshold": 0.5}
+
+
+def test_trees_sum_leaf_values_through_a_sigmoid():
+    # Tree 1: a <= 1 ? (b <= 5 ? 1.0 : 2.0) : -1.0 ; tree 2: a stump of 0.5.
+    tree1 = {"feature": [0, 1], "threshold": [1.0, 5.0], "left": [1, -1], "right": [-3, -2],
+             "value": [1.0, 2.0, -1.0]}
+    stump = {"feature": [], "threshold": [], "left": [], "right": [], "value": [0.5]}
+    model = TreeEnsemble(_payload([tree1, stump]))
+    X = np.array([[0.0, 0.0], [0.0, 9.0], [3.0, 0.0], [1.0, 5.0]])
+    raw = np.array([1.0, 2.0, -1.0, 1.0]) + 0.5
+    assert np.allclose(model.predict(X), 1 / (1 + np.exp(-raw)))
+    assert model.predict(np.zeros((0, 2))).shape == (0,)
+
+
+def test_model_errors_are_clear(tmp_path):
+    with pytest.raises(ValueError, match="expects 2 features, got 3"):
+        TreeEnsemble(_payload([])).predict(np.zeros((1, 3)))
+    with pytest.raises(ValueError, match="not a tree model"):
+        TreeEnsemble({"kind": "linear"})
+    with pytest.raises(FileNotFoundError, match="nowhere.json"):
+        read_model(str(tmp_path / "nowhere.json"))
+
+
+def test_shipped_model_reads_the_features_the_code_computes():
+    model = load_line_model("blocks")
+    assert model.first.features == list(FEATURE_NAMES)
+    assert model.second.features == [*FEATURE_NAMES, *CONTEXT_NAMES]
+    assert 0 < model.first.depth <= 8 and len(model.first.roots) >= 10
+
+
+def test_default_is_the_learned_model_and_rules_stay_selectable():
+    doc = Document(ENGLISH_ARTICLE)
+    assert extract_text(doc) == learned.extract(doc)
+    assert extract_text(doc, "rules") == combined.extract(doc)
+
+
+def test_learned_default_on_an_english_article():
+    text = learned.extract(Document(ENGLISH_ARTICLE))
+    for para in PARAGRAPHS:
+        assert para in text
+    for noise in ("Share on Facebook", "Bridge repairs delayed", "Ten things to do", "Copyright", "Privacy"):
+        assert noise not in text
+
+
+def test_learned_default_on_chinese_and_forum_pages():
+    chinese = learned.extract(Document(CHINESE_PAGE.encode("gb18030")))
+    for para in CHINESE_PARAGRAPHS:
+        assert para in chinese
+    for noise in ("首页", "分享到", "热点新闻", "版权所有"):
+        assert noise not in chinese
+    forum = learned.extract(Document(FORUM_PAGE))
+    for post in POSTS:
+        assert post in forum
+    assert "Powered by ExampleBoard" not in forum
+
+
+def _constant_model(tmp_path, value: float) -> str:
+    stump = {"feature": [], "threshold": [], "left": [], "right": [], "value": [value]}
+    path = tmp_path / f"const{value}.json"
+    path.write_text(json.dumps(_payload([stump], FEATURE_NAMES)))
+    return str(path)
+
+
+def test_the_model_decides_which_lines_are_kept(tmp_path):
+    doc = Document(ENGLISH_ARTICLE)
+    everything = learned.extract(doc, model=_constant_model(tmp_path, 10.0))
+    assert "Ten things to do this weekend in town" in everything  # a sidebar line, kept by the model
+    assert learned.extract(doc, model=_constant_model(tmp_path, 0.0), threshold=0.4) == everything
+    # A model that keeps no line leaves the rules' region (a thin page keeps its paragraph).
+    nothing = learned.extract(doc, model=_constant_model(tmp_path, -10.0))
+    assert nothing == learned.extract(doc, model=_constant_model(tmp_path, 0.0), threshold=0.51)
+    assert PARAGRAPHS[0] in nothing and "Ten things to do" not in nothing
+    assert learned.extract(Document("<html><body><nav><a href='/'>Home</a></nav></body></html>"),
+                           model=_constant_model(tmp_path, -10.0)) == ""
+
+
+def test_feature_rows_follow_the_visible_lines():
+    doc = Document(ENGLISH_ARTICLE)
+    pb = PageBlocks(doc.tree, combined.Params().region)
+    lines = page_lines(pb, combined.Params())
+    assert lines.features.shape == (len(lines.texts), len(FEATURE_NAMES))
+    assert PARAGRAPHS[0] in lines.texts and "Home" in lines.texts
+    col = FEATURE_NAMES.index
+    row = lines.texts.index(PARAGRAPHS[0])
+    assert lines.features[row, col("rule_kept")] == 1.0
+    assert lines.features[lines.texts.index("Home"), col("in_nav")] == 1.0
+    assert np.isfinite(lines.features).all()
+
+
+def test_empty_and_deep_pages():
+    assert learned.extract(Document("<html><body><div></div></body></html>")) == ""
+    deep = "<div>" * 30_000 + "<p>" + "Deep text, with commas, and a full stop. " * 20 + "</p>" + "</div>" * 30_000
+    assert "Deep text" in learned.extract(Document(f"<html><body>{deep}</body></html>"))
