@@ -116,3 +116,27 @@ def test_empty_and_deep_pages():
     assert learned.extract(Document("<html><body><div></div></body></html>")) == ""
     deep = "<div>" * 30_000 + "<p>" + "Deep text, with commas, and a full stop. " * 20 + "</p>" + "</div>" * 30_000
     assert "Deep text" in learned.extract(Document(f"<html><body>{deep}</body></html>"))
+
+
+DISCOURSE_LIKE = """<html><head><title>Fan noise after update - Help - Example Community</title>
+<script>window.app = {};</script></head><body>
+<section id="main"></section>
+<noscript><header><a href="/">Example Community</a></header><div id="main-outlet">
+<h1><a href="/t/fan-noise/77">Fan noise after update</a></h1>
+""" + "".join(
+    f"<div class='topic-body crawler-post'><div class='crawler-post-meta'><span class='creator'>"
+    f"<a href='/u/u{i}'>user{i}</a></span> <time>May {i + 1}, 2024</time></div>"
+    f"<div class='post'><p>{text}</p></div></div>"
+    for i, text in enumerate(POSTS)
+) + """</div><footer><p>Powered by Example, best viewed with JavaScript enabled</p></footer></noscript>
+</body></html>"""
+
+
+def test_a_page_shown_only_in_noscript_is_read_from_there():
+    text = learned.extract(Document(DISCOURSE_LIKE))
+    for post in POSTS:
+        assert post in text
+    page = ENGLISH_ARTICLE.replace("<body>", "<body><noscript><p>Please enable JavaScript to see "
+                                   "the comments, the video and the poll.</p></noscript>")
+    ordinary = learned.extract(Document(page))
+    assert PARAGRAPHS[0] in ordinary and "enable JavaScript" not in ordinary

@@ -38,7 +38,7 @@ from scrapy_contentex.core.text.block_features import (
     page_lines,
 )
 from scrapy_contentex.core.text.combined import Params
-from scrapy_contentex.core.text.region import PageBlocks
+from scrapy_contentex.core.text.region import page_blocks
 
 from .corpus import TRAIN_SETS, fold_of, load_corpus
 
@@ -99,7 +99,7 @@ def page_rows(html: str, url: str | None) -> PageLines | None:
     """The page's lines and their feature rows (what the extractor sees)."""
     prm = Params()
     doc = Document(html, url=url)
-    pb = PageBlocks(doc.tree, prm.region)
+    pb = page_blocks(doc.tree, prm.region)
     if not pb.els:
         return None
     lines = page_lines(pb, prm)

@@ -43,7 +43,7 @@ from itertools import accumulate
 from ..document import Document
 from ..lang import TOKEN_RE, normalize_space
 from .preprocess import is_statement
-from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams
+from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams, page_blocks
 
 
 @dataclass
@@ -530,7 +530,7 @@ def finish(pb: PageBlocks, lines: list[str], thread: bool, prm: Params) -> str:
 def extract(doc: Document, **params) -> str:
     """Main text of an article, blog post or forum thread; '' when none."""
     prm = _params(params)
-    pb = PageBlocks(doc.tree, prm.region)
+    pb = page_blocks(doc.tree, prm.region)
     if not pb.els:
         return ""
     regions = choose_regions(pb, prm)

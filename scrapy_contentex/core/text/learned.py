@@ -23,7 +23,7 @@ from ..document import Document
 from ..trees import TreeEnsemble, read_model
 from .block_features import FEATURE_NAMES, PageLines, page_lines
 from .combined import _params, finish
-from .region import PageBlocks
+from .region import page_blocks
 
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
 DEFAULT_MODEL = "blocks"
@@ -72,7 +72,7 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
     prm = _params(params)
     line_model = model if isinstance(model, LineModel) else load_line_model(model)
     cut = line_model.threshold if threshold is None else threshold
-    pb = PageBlocks(doc.tree, prm.region)
+    pb = page_blocks(doc.tree, prm.region)
     if not pb.els:
         return ""
     lines = page_lines(pb, prm)

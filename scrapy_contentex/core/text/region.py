@@ -35,7 +35,7 @@ cheap.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress
 
 from lxml import etree
@@ -173,6 +173,8 @@ class RegionParams:
     positive_cancels: bool = True
     #: Extra words counted as boilerplate vocabulary.
     extra_negative: frozenset[str] = field(default_factory=frozenset)
+    #: Read the text inside <noscript> (see :func:`page_blocks`).
+    read_noscript: bool = False
 
 
 class PageBlocks:
@@ -256,7 +258,8 @@ class PageBlocks:
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
         verdict = self._name_table()
-        dead_tags, inline_tags, pos_tags, neg_tags = DEAD_TAGS, INLINE_TAGS, _POS_TAGS, _NEG_TAGS
+        dead_tags = _SCRIPTED_DEAD_TAGS if self.params.read_noscript else DEAD_TAGS
+        inline_tags, pos_tags, neg_tags = INLINE_TAGS, _POS_TAGS, _NEG_TAGS
         stack: list[int] = []
         push, pop = stack.append, stack.pop
         n = 0  # elements registered so far
@@ -715,6 +718,29 @@ class PageBlocks:
         return False
 
 
+def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBlocks:
+    """The page's blocks; from its <noscript> copy when the page shows no text without script.
+
+    Sites rendered by script (Discourse forums, many shops) serve the page
+    for crawlers inside <noscript>: with scripting off, as a crawler reads
+    it, that copy is the page.  It is read only when the page shows almost
+    nothing else, so ordinary pages keep ignoring their "enable JavaScript"
+    notices.
+    """
+    params = params or RegionParams()
+    pb = PageBlocks(root, params)
+    if pb.total_tokens and pb.total_tokens[0] >= NOSCRIPT_PAGE_TOKENS or params.read_noscript:
+        return pb
+    if next(root.iter("noscript"), None) is None:
+        return pb
+    scripted = PageBlocks(root, replace(params, read_noscript=True))
+    return scripted if scripted.total_tokens and scripted.total_tokens[0] > (
+        pb.total_tokens[0] if pb.total_tokens else 0) else pb
+
+
+#: Below this many visible tokens a page "shows nothing" (see page_blocks).
+NOSCRIPT_PAGE_TOKENS = 30
+_SCRIPTED_DEAD_TAGS = DEAD_TAGS - {"noscript"}
 _DIGITS_RE = re.compile(r"\d+")
 _ASCII_WORDS_RE = re.compile(r"\w+")
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
