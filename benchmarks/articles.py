@@ -1,4 +1,7 @@
-"""Article text quality and speed against trafilatura and readability, plus metadata.
+"""Every text algorithm by name (the seeds included) against trafilatura and readability, plus metadata.
+
+The default is a model trained on these sets: its row here is measured on
+training pages; ``benchmarks.text_cv`` gives its cross-validated figures.
 
     python -m benchmarks.articles [--sets articles-en,articles-zh,articles-multi,forums]
         [--algorithms default,contentex,twcem,domweight,vsse] [--no-competitors]
@@ -304,6 +307,10 @@ def main(argv: list[str] | None = None) -> int:
         ],
         title="F1 per set (datasets README metric)",
     )
+    if "default" in results:
+        print("note: the default is a model trained on these four sets, so its row here is "
+              "measured on training pages and is not a quality figure; "
+              "python -m benchmarks.text_cv scores it cross-validated by domain.")
     detail = []
     for name, runs in results.items():
         for s in done_sets:
