@@ -45,7 +45,7 @@ from collections import Counter
 from decimal import Decimal, InvalidOperation
 from urllib.parse import urlsplit
 
-from benchmarks.common import load_set, print_table, require_datasets
+from benchmarks.common import load_set, print_table, race, require_datasets
 from scrapy_contentex.core.document import Document, decode_html
 from scrapy_contentex.core.price import currency_code
 
@@ -409,15 +409,7 @@ def breakdown(pages: list[tuple[dict, str]], passes: int = 3) -> None:
         "ours: whole": ours,
     }
     steps.update(_lexbor_steps())
-    best = dict.fromkeys(steps, float("inf"))
-    for _ in range(passes):
-        spent = dict.fromkeys(steps, 0.0)
-        for record, html in pages:
-            for name, step in steps.items():
-                start = time.process_time()
-                step(html, record.get("url"))
-                spent[name] += time.process_time() - start
-        best = {k: min(best[k], spent[k]) for k in steps}
+    best = race([(html, record.get("url")) for record, html in pages], steps, passes)
     n = max(len(pages), 1)
     rows = [[name, 1000 * best[name] / n, best[name] / best["baseline: whole"]] for name in steps]
     print_table(["step", "ms/page (CPU)", "x baseline"], rows,

@@ -25,10 +25,9 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 
-from benchmarks.common import ROOT, load_texts, print_table, require_datasets
+from benchmarks.common import ROOT, load_texts, print_table, race, require_datasets
 
 ARTICLE_SETS = ("articles-en", "articles-zh", "articles-multi", "forums")
 PRODUCT_SETS = ("products", "records-books")
@@ -56,23 +55,6 @@ def ours(name: str) -> Call:
 
     func = getattr(api, name)
     return lambda html, url: func(html, url)
-
-
-def race(pages: list[tuple[str, str | None]], sides: dict[str, Call], passes: int) -> dict[str, float]:
-    """Best-of-``passes`` CPU seconds of each side over all pages, interleaved page by page."""
-    for html, url in pages[:3]:  # warm: imports, models, caches
-        for call in sides.values():
-            call(html, url)
-    best = dict.fromkeys(sides, float("inf"))
-    for _ in range(passes):
-        spent = dict.fromkeys(sides, 0.0)
-        for html, url in pages:
-            for name, call in sides.items():
-                started = time.process_time()
-                call(html, url)
-                spent[name] += time.process_time() - started
-        best = {name: min(best[name], spent[name]) for name in sides}
-    return best
 
 
 def pages_of(sets: tuple[str, ...], limit: int | None) -> list[tuple[str, str | None]]:
