@@ -46,9 +46,10 @@ def extract_article(
 ) -> Article:
     """Headline, body text and metadata of an article page.
 
-    ``algorithm`` picks the text extractor: "default" (the combination),
-    "contentex", "twcem", "domweight" or "vsse"; ``params`` override that
-    algorithm's parameters (the ``CONTENTEX_TEXT_PARAMS`` setting).
+    ``algorithm`` picks the text extractor: "default" (the learned line
+    model), "rules" (the rule-based region choice it reads as one feature),
+    "contentex", "twcem", "domweight" or "vsse" (the seeds); ``params``
+    override that algorithm's parameters (the ``CONTENTEX_TEXT_PARAMS`` setting).
     """
     from .core.metadata import declared_body, extract_metadata
     from .core.text import extract_text

@@ -14,7 +14,7 @@ KINDS = ("auto", "article", "product")
 
 # Public text algorithm names (mirrors core.text.ALGORITHMS; read from there
 # when importable so a new algorithm is accepted without touching this file).
-_FALLBACK_ALGORITHMS = ("default", "contentex", "twcem", "domweight", "vsse")
+_FALLBACK_ALGORITHMS = ("default", "rules", "contentex", "twcem", "domweight", "vsse")
 
 # Setting name -> keyword of scrapy_contentex.core.pagetype.PageTypeParams.
 # This is the only place that maps the two vocabularies.
