@@ -599,16 +599,22 @@ def _names_of(element: HtmlElement) -> str:
     return _CAMEL_RE.sub(" ", names)
 
 
+# Elements whose class or id names an author.  Each test is guarded by the
+# attribute's presence: the same elements, but most elements (no class, no
+# id) are rejected without five translate() calls (a fifth of this scan).
+_AUTHOR_NAMED = etree.XPath(
+    '//body//*[(@class and (contains(translate(@class,"ABHORTWY","abhortwy"),"author")'
+    ' or contains(translate(@class,"ABHORTWY","abhortwy"),"byline")'
+    ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")))'
+    ' or (@id and (contains(translate(@id,"ABHORTWY","abhortwy"),"author")'
+    ' or contains(translate(@id,"ABHORTWY","abhortwy"),"byline")))]'
+)
+
+
 def _class_authors(tree: HtmlElement) -> list[str]:
     """Short elements whose class or id says author/byline/writer (weakest markup signal)."""
     found: list[str] = []
-    candidates = tree.xpath(
-        '//body//*[contains(translate(@class,"ABHORTWY","abhortwy"),"author")'
-        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"byline")'
-        ' or contains(translate(@class,"ABHORTWY","abhortwy"),"writer")'
-        ' or contains(translate(@id,"ABHORTWY","abhortwy"),"author")'
-        ' or contains(translate(@id,"ABHORTWY","abhortwy"),"byline")]'
-    )
+    candidates = _AUTHOR_NAMED(tree)
     chosen = [
         e for e in candidates[:30]
         if _CLASS_AUTHOR_TOKEN.search(_names_of(e)) or (

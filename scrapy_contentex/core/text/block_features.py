@@ -422,20 +422,21 @@ def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: in
 
     ``parent`` is the parent table with the root's ``-1`` clamped to 0 (so
     the root is its own parent: a chain reaching it reads the root once
-    more, which ORs nothing new).  The class/id strings are read once per
-    distinct element of the chains; the chains are combined as arrays.
+    more, which ORs nothing new).  The class/id strings, kept by the walk
+    of :class:`PageBlocks` (class and id joined by a space name the same
+    groups as the two apart), are read once per distinct element of the
+    chains; the chains are combined as arrays.
     """
     chains = [np.asarray(owners, np.intp)]
     for _ in range(levels):
         chains.append(parent[chains[-1]])
     wanted = np.unique(np.concatenate(chains))
-    els = pb.els
-    table = np.zeros(len(els), np.int64)
+    names = pb.names
+    table = np.zeros(len(names), np.int64)
     for a in wanted.tolist():
-        get = els[a].get
-        cls, ident = get("class"), get("id")
-        if cls or ident:
-            table[a] = (_bits_of(cls) if cls else 0) | (_bits_of(ident) if ident else 0)
+        text = names[a]
+        if text:
+            table[a] = _bits_of(text)
     out = table[chains[0]]
     for chain in chains[1:]:
         out |= table[chain]
