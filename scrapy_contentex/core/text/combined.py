@@ -255,7 +255,8 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
     # entry when the owner changes) is written out in place, since a call
     # per piece cost a third of the walk.  ``last`` is the owner of the
     # piece emitted last, ``pre`` the number of open <pre> elements (their
-    # source newlines are real line breaks).
+    # source newlines are real line breaks).  A piece without a source
+    # newline is put as it is (a substring test instead of a copy).
     last = -1
     pre = 0
     open_: list[int] = []
@@ -284,7 +285,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
                         last = o
                         new_start(len(texts))
                         new_owner(o)
-                    put(tail if pre else tail.translate(breaks))
+                    put(tail if pre or not ("\n" in tail or "\r" in tail) else tail.translate(breaks))
         if j >= stop:
             break
         if j in skip and j != region:
@@ -295,7 +296,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
                     last = o
                     new_start(len(texts))
                     new_owner(o)
-                put(tail if pre else tail.translate(breaks))
+                put(tail if pre or not ("\n" in tail or "\r" in tail) else tail.translate(breaks))
             j = end[j]
             continue
         tag = tags[j]
@@ -316,7 +317,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
                 last = o
                 new_start(len(texts))
                 new_owner(o)
-            put(text if pre else text.translate(breaks))
+            put(text if pre or not ("\n" in text or "\r" in text) else text.translate(breaks))
         open_.append(j)
         j += 1
     return texts, starts, owners
