@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress
+from operator import sub
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -397,7 +398,8 @@ class PageBlocks:
 
         def subtree_sums(values: list) -> list:
             pre = [0, *accumulate(values)]
-            return [pre[e] - pre[i] for i, e in enumerate(end)]
+            # pre[end[i]] - pre[i] for every i, as C-level maps.
+            return list(map(sub, map(pre.__getitem__, end), pre))
 
         # Subtree sums of positive weight ("prose mass"), with hidden text:
         # the veto must see an article hidden until a script reveals it.
