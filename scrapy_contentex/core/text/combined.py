@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, fields
 from itertools import accumulate
 
 from ..document import Document
-from ..lang import TOKEN_RE, normalize_space
+from ..lang import BLANK_RUN_RE, TOKEN_RE, normalize_space
 from .preprocess import is_statement
 from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams, page_blocks
 
@@ -324,11 +324,6 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
 
 
 _NON_SPACE_RE = re.compile(r"\S")
-# The blanks lang.SPACE_RE collapses, but only where collapsing changes the
-# text: a lone " " (most of them) is left alone instead of being replaced
-# by itself, several times faster on big pages, same result.
-_BLANKS = " \t\r\f\v\u00a0\u3000\u200b"
-_BLANK_RUN_RE = re.compile(f"[ ][{_BLANKS}]+|[{_BLANKS[1:]}][{_BLANKS}]*")
 
 
 def _lines(segments: tuple[list[str], list[int], list[int]]) -> list[tuple[int, str]]:
@@ -345,7 +340,7 @@ def _lines(segments: tuple[list[str], list[int], list[int]]) -> list[tuple[int, 
     offsets = [0, *accumulate(map(len, texts))]
     bounds = [offsets[k] for k in starts]
     raw = "".join(texts)
-    clean = _BLANK_RUN_RE.sub(" ", raw)
+    clean = BLANK_RUN_RE.sub(" ", raw)
     lines: list[tuple[int, str]] = []
     pos = 0
     first_visible = _NON_SPACE_RE.search
