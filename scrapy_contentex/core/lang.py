@@ -20,6 +20,11 @@ CJK_RE = re.compile(f"[{_CJK_CLASS}]")
 # The datasets' metric tokenizer: one CJK character, or a run of other word chars.
 TOKEN_RE = re.compile(f"[{_CJK_CLASS}]|[^\\W{_CJK_CLASS}]+")
 SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0\u3000\u200b]+")
+# The runs SPACE_RE collapses, but only where collapsing changes the text:
+# a lone " " (most of them) is left alone instead of being replaced by
+# itself; the same result, markedly faster on prose.
+_BLANKS = " \t\r\f\v\u00a0\u3000\u200b"
+BLANK_RUN_RE = re.compile(f"[ ][{_BLANKS}]+|[{_BLANKS[1:]}][{_BLANKS}]*")
 
 # Sentence punctuation that signals prose (ASCII and CJK / full-width forms).
 PUNCT_CHARS = frozenset(
@@ -64,7 +69,7 @@ def has_punct(text: str, at_least: int = 1) -> bool:
 
 def normalize_space(text: str) -> str:
     """Collapse runs of blanks inside a line and trim it."""
-    return SPACE_RE.sub(" ", text).strip()
+    return BLANK_RUN_RE.sub(" ", text).strip()
 
 
 def clean_lines(text: str) -> str:

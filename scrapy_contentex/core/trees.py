@@ -62,6 +62,14 @@ class TreeEnsemble:
                     value[me] = tree["value"][-1 - ref]
         self.feature = np.asarray(feature, np.intp)
         self.thresh = np.asarray(thresh, np.float64)
+        # Rows arrive as float32 features: for a float32 x, ``x > t`` holds
+        # exactly when ``x > t32`` with t32 the largest float32 not above t,
+        # so the walk compares in float32 (no float64 copy of the rows) with
+        # the very same outcome.
+        t32 = self.thresh.astype(np.float32)
+        above = t32.astype(np.float64) > self.thresh
+        t32[above] = np.nextafter(t32[above], np.float32(-np.inf))
+        self.thresh32 = t32
         self.left = np.asarray(left, np.intp)
         self.value = np.asarray(value, np.float64)
         self.roots = np.asarray(roots, np.intp)
@@ -74,11 +82,20 @@ class TreeEnsemble:
             return np.zeros(0)
         if width != len(self.features):
             raise ValueError(f"model expects {len(self.features)} features, got {width}")
-        flat = np.ascontiguousarray(X, np.float64).ravel()
+        if X.dtype == np.float32:
+            flat, thresh = np.ascontiguousarray(X).ravel(), self.thresh32
+        else:
+            flat, thresh = np.ascontiguousarray(X, np.float64).ravel(), self.thresh
         offsets = (np.arange(m, dtype=np.intp) * width)[:, None]
-        node = np.broadcast_to(self.roots, (m, len(self.roots))).copy()
-        for _ in range(self.depth):
-            node = self.left[node] + (flat[offsets + self.feature[node]] > self.thresh[node])
+        left, feature, roots = self.left, self.feature, self.roots
+        if self.depth:
+            # Every row starts at the roots: the first step reads one
+            # column per tree, the same for all rows.
+            node = left[roots] + (flat[offsets + feature[roots]] > thresh[roots])
+            for _ in range(self.depth - 1):
+                node = left[node] + (flat[offsets + feature[node]] > thresh[node])
+        else:
+            node = np.broadcast_to(roots, (m, len(roots)))
         raw = self.value[node].sum(axis=1)
         return 1.0 / (1.0 + np.exp(-raw))
 

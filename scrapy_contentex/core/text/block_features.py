@@ -100,6 +100,7 @@ _NAME_GROUPS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("toc", "toc contents footnote footnotes notes references"),
     )
 )
+_OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_OWN_TAGS) for tag in group}
 _NAME_BITS: dict[str, int] = {}
 _LEVELS = 4
 _NEIGHBOURS = (-2, -1, 1, 2)
@@ -263,10 +264,11 @@ def _ancestor_ranges(pb: PageBlocks, owners: list[int]) -> tuple[np.ndarray, lis
 
 def _inside(n: int, starts, ends) -> np.ndarray:
     """Boolean array: element index lies in one of the ranges [start, end)."""
-    diff = np.zeros(n + 1, np.int32)
-    if len(starts):
-        np.add.at(diff, np.asarray(starts), 1)
-        np.add.at(diff, np.asarray(ends), -1)
+    if not len(starts):
+        return np.zeros(n, bool)
+    # bincount, not np.add.at: the same counts, several times faster.
+    diff = np.bincount(np.asarray(starts, np.intp), minlength=n + 1) - np.bincount(
+        np.asarray(ends, np.intp), minlength=n + 1)
     return np.cumsum(diff[:n]) > 0
 
 
@@ -295,13 +297,16 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     line_chars = np.empty(m, np.float64)
     title_tokens = _title_tokens(pb)
     overlap = np.zeros(m, np.float64)
+    ascii_words, all_words, puncts = _ASCII_WORDS.findall, TOKEN_RE.findall, PUNCT_RE.findall
+    in_title, lower = title_tokens.__contains__, str.lower
     for k, text in enumerate(texts):
-        words = _ASCII_WORDS.findall(text) if text.isascii() else TOKEN_RE.findall(text)
-        line_tok[k] = len(words)
+        words = ascii_words(text) if text.isascii() else all_words(text)
+        count = len(words)
+        line_tok[k] = count
         line_chars[k] = len(text)
-        line_punct[k] = len(PUNCT_RE.findall(text))
-        if title_tokens and words and len(words) <= 40:
-            overlap[k] = sum(1 for w in words if w.lower() in title_tokens) / len(words)
+        line_punct[k] = len(puncts(text))
+        if title_tokens and 0 < count <= 40:
+            overlap[k] = sum(map(in_title, map(lower, words))) / count
     counts = Counter(texts)
     repeats = np.asarray([counts[t] for t in texts], np.float64)
     cum = np.concatenate(([0.0], np.cumsum(line_tok)[:-1]))
@@ -314,14 +319,15 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     for bit, (name, _) in enumerate(_TAG_GROUPS):
         idx = np.flatnonzero(tag_bits & (1 << bit))
         cols[name] = _inside(n, idx, ends[idx])[own]
-    for name, group in _OWN_TAGS:
-        cols[name] = np.asarray([tags[o] in group for o in owners], np.float64)
-    names = _name_bits(pb, owners)
+    own_tag = np.fromiter((_OWN_TAG_CODES.get(tags[o], -1) for o in owners), np.int64, m)
+    for code, (name, _) in enumerate(_OWN_TAGS):
+        cols[name] = (own_tag == code).astype(np.float64)
+    names = _name_bits(pb, owners, parent)
     for bit, (name, _) in enumerate(_NAME_GROUPS):
         cols[name] = (names >> bit) & 1
     unseen = pb._unseen(pb.neg)
     hidden = np.asarray(unseen, bool)[own] if unseen is not None else np.zeros(m, bool)
-    depth = _depths(pb.parent)
+    depth = _depths(np.asarray(pb.parent, np.int64))
 
     block_tok = tok[own]
     safe = np.maximum(block_tok, 1.0)
@@ -411,25 +417,29 @@ def _bits_of(names: str) -> int:
     return bits
 
 
-def _name_bits(pb: PageBlocks, owners: list[int], levels: int = 3) -> np.ndarray:
-    """Vocabulary groups named on each owner or its ``levels`` nearest wrappers."""
-    own_bits: dict[int, int] = {}
-    parent, els = pb.parent, pb.els
-    out = np.zeros(len(owners), np.int64)
-    for k, o in enumerate(owners):
-        bits, a = 0, o
-        for _ in range(levels + 1):
-            if a < 0:
-                break
-            b = own_bits.get(a)
-            if b is None:
-                get = els[a].get
-                cls, ident = get("class"), get("id")
-                b = (_bits_of(cls) if cls else 0) | (_bits_of(ident) if ident else 0)
-                own_bits[a] = b
-            bits |= b
-            a = parent[a]
-        out[k] = bits
+def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: int = 3) -> np.ndarray:
+    """Vocabulary groups named on each owner or its ``levels`` nearest wrappers.
+
+    ``parent`` is the parent table with the root's ``-1`` clamped to 0 (so
+    the root is its own parent: a chain reaching it reads the root once
+    more, which ORs nothing new).  The class/id strings, kept by the walk
+    of :class:`PageBlocks` (class and id joined by a space name the same
+    groups as the two apart), are read once per distinct element of the
+    chains; the chains are combined as arrays.
+    """
+    chains = [np.asarray(owners, np.intp)]
+    for _ in range(levels):
+        chains.append(parent[chains[-1]])
+    wanted = np.unique(np.concatenate(chains))
+    names = pb.names
+    table = np.zeros(len(names), np.int64)
+    for a in wanted.tolist():
+        text = names[a]
+        if text:
+            table[a] = _bits_of(text)
+    out = table[chains[0]]
+    for chain in chains[1:]:
+        out |= table[chain]
     return out
 
 
@@ -440,13 +450,24 @@ def _title_tokens(pb: PageBlocks) -> set[str]:
     return {w.lower() for w in TOKEN_RE.findall(title.text_content() or "")}
 
 
-def _depths(parent: list[int]) -> np.ndarray:
-    """Depth of every element (parents come before children in document order)."""
-    depth = [0] * len(parent)
-    for i in range(1, len(parent)):
-        p = parent[i]
-        depth[i] = depth[p] + 1 if p >= 0 else 0
-    return np.asarray(depth, np.float64)
+def _depths(parent: np.ndarray) -> np.ndarray:
+    """Depth of every element: its number of ancestors (``parent`` is -1 at the root).
+
+    Pointer jumping: each round adds the distance already known at the
+    ancestor reached and jumps there, so deep pages take log(depth) rounds
+    of array operations rather than a Python step per element.
+    """
+    n = len(parent)
+    up = np.where(parent >= 0, parent, n)  # n: a sink beyond the root
+    up = np.append(up, n)
+    dist = np.append((parent >= 0).astype(np.int64), 0)
+    while True:
+        further = up[up] != up
+        if not further.any():
+            break
+        dist = dist + np.where(up < n, dist[up], 0)
+        up = up[up]
+    return dist[:n].astype(np.float64)
 
 
 def _distance(kept: np.ndarray, cap: float = 50.0) -> np.ndarray:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, fields
 from itertools import accumulate
 
 from ..document import Document
-from ..lang import TOKEN_RE, normalize_space
+from ..lang import BLANK_RUN_RE, TOKEN_RE, normalize_space
 from .preprocess import is_statement
 from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams, page_blocks
 
@@ -249,67 +249,81 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
     starts: list[int] = []
     owners: list[int] = []
     owner, parent, tags, els, end = pb.owner, pb.parent, pb.tags, pb.els, pb.end
-    put = texts.append
-    last = [-1]  # owner of the piece emitted last
-    pre = [0]  # open <pre> elements: their source newlines are real line breaks
-
-    def emit(o: int, text: str) -> None:
-        if o != last[0]:
-            last[0] = o
-            starts.append(len(texts))
-            owners.append(o)
-        put(text)
-
-    def close(k: int) -> None:
-        tag = tags[k]
-        if tag == "pre":
-            pre[0] -= 1
-        if tag in CELL_TAGS:
-            emit(owner[k], " ")
-        elif tag not in INLINE_TAGS:
-            emit(owner[k], "\n")
-        if k != region:
-            tail = els[k].tail
-            if tail:
-                emit(owner[parent[k]], tail if pre[0] else tail.translate(_RAW_BREAKS))
-
+    put, new_owner, new_start = texts.append, owners.append, starts.append
+    cells, inline, breaks = CELL_TAGS, INLINE_TAGS, _RAW_BREAKS
+    # The hot loop of the text writer: "emit" (a piece, and a new owner
+    # entry when the owner changes) is written out in place, since a call
+    # per piece cost a third of the walk.  ``last`` is the owner of the
+    # piece emitted last, ``pre`` the number of open <pre> elements (their
+    # source newlines are real line breaks).  A piece without a source
+    # newline is put as it is (a substring test instead of a copy).
+    last = -1
+    pre = 0
     open_: list[int] = []
     j, stop = region, end[region]
-    while j < stop:
-        p = parent[j]
+    while True:
+        # Close the open elements that are not the next element's parent
+        # (all of them after the region's last element).
+        p = parent[j] if j < stop else -2
         while open_ and open_[-1] != p:
-            close(open_.pop())
+            k = open_.pop()
+            tag = tags[k]
+            if tag == "pre":
+                pre -= 1
+            if tag in cells or tag not in inline:
+                o = owner[k]
+                if o != last:
+                    last = o
+                    new_start(len(texts))
+                    new_owner(o)
+                put(" " if tag in cells else "\n")
+            if k != region:
+                tail = els[k].tail
+                if tail:
+                    o = owner[parent[k]]
+                    if o != last:
+                        last = o
+                        new_start(len(texts))
+                        new_owner(o)
+                    put(tail if pre or not ("\n" in tail or "\r" in tail) else tail.translate(breaks))
+        if j >= stop:
+            break
         if j in skip and j != region:
             tail = els[j].tail
             if tail:
-                emit(owner[p], tail if pre[0] else tail.translate(_RAW_BREAKS))
+                o = owner[p]
+                if o != last:
+                    last = o
+                    new_start(len(texts))
+                    new_owner(o)
+                put(tail if pre or not ("\n" in tail or "\r" in tail) else tail.translate(breaks))
             j = end[j]
             continue
         tag = tags[j]
-        if tag == "br":
-            emit(owner[j], "\n")
-        elif tag in CELL_TAGS:
-            emit(j, " ")  # a table row reads as one line
-        elif tag not in INLINE_TAGS:
-            emit(j, "\n")
+        if tag == "br" or tag in cells or tag not in inline:
+            # a line break; a table row reads as one line
+            o = owner[j] if tag == "br" else j
+            if o != last:
+                last = o
+                new_start(len(texts))
+                new_owner(o)
+            put(" " if tag in cells else "\n")
         if tag == "pre":
-            pre[0] += 1
+            pre += 1
         text = els[j].text
         if text:
-            emit(owner[j], text if pre[0] else text.translate(_RAW_BREAKS))
+            o = owner[j]
+            if o != last:
+                last = o
+                new_start(len(texts))
+                new_owner(o)
+            put(text if pre or not ("\n" in text or "\r" in text) else text.translate(breaks))
         open_.append(j)
         j += 1
-    while open_:
-        close(open_.pop())
     return texts, starts, owners
 
 
 _NON_SPACE_RE = re.compile(r"\S")
-# The blanks lang.SPACE_RE collapses, but only where collapsing changes the
-# text: a lone " " (most of them) is left alone instead of being replaced
-# by itself, several times faster on big pages, same result.
-_BLANKS = " \t\r\f\v\u00a0\u3000\u200b"
-_BLANK_RUN_RE = re.compile(f"[ ][{_BLANKS}]+|[{_BLANKS[1:]}][{_BLANKS}]*")
 
 
 def _lines(segments: tuple[list[str], list[int], list[int]]) -> list[tuple[int, str]]:
@@ -326,7 +340,7 @@ def _lines(segments: tuple[list[str], list[int], list[int]]) -> list[tuple[int, 
     offsets = [0, *accumulate(map(len, texts))]
     bounds = [offsets[k] for k in starts]
     raw = "".join(texts)
-    clean = _BLANK_RUN_RE.sub(" ", raw)
+    clean = BLANK_RUN_RE.sub(" ", raw)
     lines: list[tuple[int, str]] = []
     pos = 0
     first_visible = _NON_SPACE_RE.search

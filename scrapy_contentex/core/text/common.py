@@ -60,32 +60,36 @@ def raw_block_text(
     callers asking about many ancestors pay a bounded amount for each.
     """
     parts: list[str] = []
+    put = parts.append
     size = 0
     seen = 0
-    skipping = 0
-    for event, node in etree.iterwalk(element, events=("start", "end")):
-        tag = node.tag if isinstance(node.tag, str) else ""
+    blocks = BLOCK_TAGS
+    # Skipped subtrees are left to the C walker (their elements never reach
+    # Python, nor count as seen); the skipped element's own end event still
+    # comes, with its tail.
+    walker = etree.iterwalk(element, events=("start", "end"))
+    for event, node in walker:
+        tag = node.tag
         if event == "start":
             seen += 1
             if max_elements is not None and seen > max_elements:
                 return "".join(parts), False
             if tag in skip:
-                skipping += 1
-            elif not skipping:
-                if tag in BLOCK_TAGS:
-                    parts.append("\n")
-                if node.text and tag:
-                    parts.append(node.text)
-                    size += len(node.text)
+                walker.skip_subtree()
+                continue
+            if tag in blocks:
+                put("\n")
+            text = node.text
+            if text and isinstance(tag, str):
+                put(text)
+                size += len(text)
         else:
-            if tag in skip:
-                skipping -= 1
-            if not skipping:
-                if tag in BLOCK_TAGS:
-                    parts.append("\n")
-                if node is not element and node.tail:
-                    parts.append(node.tail)
-                    size += len(node.tail)
+            if tag in blocks:
+                put("\n")
+            tail = node.tail
+            if tail and node is not element:
+                put(tail)
+                size += len(tail)
         if limit is not None and size > limit:
             return "".join(parts), False
     return "".join(parts), True

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from itertools import accumulate, compress
+from operator import sub
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -249,6 +250,7 @@ class PageBlocks:
         neg_self = [False] * size
         hidden_self = [False] * size
         pos = [False] * size
+        names_of: list[str | None] = [None] * size
         tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
         # On ASCII text (O(1) to check) the metric's tokens are exactly \w+
@@ -304,6 +306,7 @@ class PageBlocks:
                     ident = get("id")
                     names = f"{cls} {ident}" if (cls and ident) else (cls or ident)
                     if names:
+                        names_of[i] = names
                         negative, positive = verdict(names)
                         if negative:
                             neg_self[i] = True
@@ -339,7 +342,8 @@ class PageBlocks:
                 if in_link[p]:
                     link[o] += k
                 punct[o] += len(puncts_of(tail))
-        for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, tok, link, punct):
+        for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
+                    tok, link, punct):
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
@@ -351,6 +355,8 @@ class PageBlocks:
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.hidden_self = hidden_self
         self.pos = pos
+        #: Class and id of every element joined by a space (None when neither).
+        self.names = names_of
 
     # -- pass 2: weights, hints, subtree sums ----------------------------------
     def block_weight(self, i: int) -> float:
@@ -392,7 +398,8 @@ class PageBlocks:
 
         def subtree_sums(values: list) -> list:
             pre = [0, *accumulate(values)]
-            return [pre[e] - pre[i] for i, e in enumerate(end)]
+            # pre[end[i]] - pre[i] for every i, as C-level maps.
+            return list(map(sub, map(pre.__getitem__, end), pre))
 
         # Subtree sums of positive weight ("prose mass"), with hidden text:
         # the veto must see an article hidden until a script reveals it.
