@@ -30,7 +30,6 @@ grows with the number of lines, not with pages' nesting.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -38,7 +37,7 @@ import numpy as np
 
 from ..lang import TOKEN_RE
 from .combined import Params, _lines, _segments, _skipped, choose_regions, is_thread
-from .region import _HINT_SPLIT_RE, PUNCT_RE, PageBlocks
+from .region import _ASCII_WORDS_RE, _DIGITS_RE, _HINT_SPLIT_RE, PUNCT_RE, PageBlocks
 
 # Enclosing-tag groups: one bit each, inherited down the subtree.
 _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -104,8 +103,6 @@ _OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_O
 _NAME_BITS: dict[str, int] = {}
 _LEVELS = 4
 _NEIGHBOURS = (-2, -1, 1, 2)
-_ASCII_WORDS = re.compile(r"\w+")
-_DIGITS_RE = re.compile(r"\d+")
 
 FEATURE_NAMES: tuple[str, ...] = (
     "line_tokens", "line_log_chars", "line_punct", "line_title_overlap", "line_is_h1_text",
@@ -297,7 +294,7 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     line_chars = np.empty(m, np.float64)
     title_tokens = _title_tokens(pb)
     overlap = np.zeros(m, np.float64)
-    ascii_words, all_words, puncts = _ASCII_WORDS.findall, TOKEN_RE.findall, PUNCT_RE.findall
+    ascii_words, all_words, puncts = _ASCII_WORDS_RE.findall, TOKEN_RE.findall, PUNCT_RE.findall
     in_title, lower = title_tokens.__contains__, str.lower
     for k, text in enumerate(texts):
         words = ascii_words(text) if text.isascii() else all_words(text)
