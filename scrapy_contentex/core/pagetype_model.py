@@ -14,11 +14,12 @@ terms allow a shipped model to hold.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from .trees import read_model
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "pagetype.json"
 
@@ -82,5 +83,4 @@ class LogisticModel:
 @lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> LogisticModel:
     """The shipped model (or one at ``path``), read once per process."""
-    with open(path or MODEL_PATH, encoding="utf-8") as fh:
-        return LogisticModel.from_json(json.load(fh))
+    return LogisticModel.from_json(read_model(str(path or MODEL_PATH)))

@@ -10,7 +10,6 @@ exactly ``depth`` steps of whole-array operations, with no per-row Python.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -105,9 +104,11 @@ def tree_ref(tree: dict) -> int:
     return 0 if tree["feature"] else -1
 
 
-@lru_cache(maxsize=8)
 def read_model(path: str) -> dict:
-    """A model file's JSON, read once per process (a bare name is one shipped in the package)."""
+    """A model file's JSON (a bare name is one shipped in the package).
+
+    Not cached here: the loaders that build models from it cache what they build.
+    """
     file = Path(path)
     if not file.suffix:
         file = MODELS_DIR / f"{path}.json"
