@@ -14,6 +14,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from pathlib import Path
 
 from scrapy_contentex.core.document import decode_html
@@ -143,3 +144,38 @@ def race(pages: list[tuple[str, str | None]], sides: dict[str, Callable[[str, st
                 spent[name] += time.process_time() - started
         best = {name: min(best[name], spent[name]) for name in sides}
     return best
+
+
+def registered_domain(url: str | None) -> str | None:
+    """The registered domain of a URL ("news.bbc.co.uk" -> "bbc.co.uk"), or None.
+
+    Every cross-validation of the project groups pages by this, so that no
+    page is scored by a model or a value chosen on its own site. It reads
+    tldextract's bundled public-suffix snapshot: offline, the same groups on
+    every machine.
+    """
+    if not url:
+        return None
+    parts = _suffix_extractor()(url)
+    domain = getattr(parts, "top_domain_under_public_suffix", None) or parts.registered_domain
+    return domain or parts.domain or None
+
+
+@lru_cache(maxsize=1)
+def _suffix_extractor():
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=())
+
+
+def group_folds(groups: list[str], k: int) -> list[int]:
+    """Fold of each page: whole groups go to the fold with the fewest pages so far,
+    largest groups first (GroupKFold's rule), ties by name: deterministic."""
+    sizes = Counter(groups)
+    load = [0] * k
+    fold_of: dict[str, int] = {}
+    for g in sorted(sizes, key=lambda g: (-sizes[g], g)):
+        f = min(range(k), key=lambda i: (load[i], i))
+        fold_of[g] = f
+        load[f] += sizes[g]
+    return [fold_of[g] for g in groups]

@@ -40,16 +40,14 @@ ratios are meaningful. Exit status is 0 unless the benchmark itself fails.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import time
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from benchmarks.common import load_texts, print_table
+from benchmarks.common import group_folds, load_texts, print_table, registered_domain
 
 SET = "wcxb-dev"
 SPEED_SETS = ("articles-en", "articles-zh", "articles-multi", "forums")
@@ -208,11 +206,6 @@ def _cell(hit: tuple[int, int]) -> str:
 H1_GRID = (None, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
 
 
-def domain_of(url: str | None) -> str:
-    host = (urlsplit(url or "").hostname or "").lower()
-    return host[4:] if host.startswith("www.") else host
-
-
 def cross_validate_headline(pages: list[tuple[dict, str]], folds: int = 5) -> list[list]:
     """Headline accuracy with H1_MIN_SIMILARITY chosen on the other folds (grouped by domain).
 
@@ -225,13 +218,10 @@ def cross_validate_headline(pages: list[tuple[dict, str]], folds: int = 5) -> li
 
     shipped = title_module.H1_MIN_SIMILARITY
     hits: dict[object, list[bool]] = {value: [] for value in H1_GRID}
-    groups: list[int] = []
-    domains = sorted({domain_of(r.get("url")) for r, _ in pages})
-    fold_of = {d: i % folds for i, d in enumerate(sorted(domains, key=lambda d: (hash_text(d), d)))}
+    groups = group_folds([registered_domain(r.get("url")) or "" for r, _ in pages], folds)
     try:
         for record, html in pages:
             doc = Document(html, url=record.get("url"))
-            groups.append(fold_of[domain_of(record.get("url"))])
             for value in H1_GRID:
                 title_module.H1_MIN_SIMILARITY = value
                 doc.__dict__.pop("_contentex_title", None)
@@ -252,11 +242,6 @@ def cross_validate_headline(pages: list[tuple[dict, str]], folds: int = 5) -> li
         rows.append([f"all pages, value {'off' if value is None else value}", len(pages), "",
                      sum(hits[value]) / len(pages)])
     return rows
-
-
-def hash_text(text: str) -> int:
-    """A stable hash (Python's str hash changes per process) to spread domains over folds."""
-    return int.from_bytes(hashlib.sha1(text.encode()).digest()[:4], "big")
 
 
 # -- speed -----------------------------------------------------------------

@@ -43,9 +43,15 @@ import sys
 import time
 from collections import Counter
 from decimal import Decimal, InvalidOperation
-from urllib.parse import urlsplit
 
-from benchmarks.common import load_set, print_table, race, require_datasets
+from benchmarks.common import (
+    group_folds,
+    load_set,
+    print_table,
+    race,
+    registered_domain,
+    require_datasets,
+)
 from scrapy_contentex.core.document import Document, decode_html
 from scrapy_contentex.core.price import currency_code
 
@@ -239,8 +245,8 @@ def description_scores(results: list[tuple[str, dict]]) -> tuple[float, float, f
 
 
 def domain(url: str | None) -> str:
-    host = (urlsplit(url or "").hostname or "").lower()
-    return host[4:] if host.startswith("www.") else host
+    """The page's registered domain (the grouping key of every cross-validation here)."""
+    return registered_domain(url) or ""
 
 
 # ---------------------------------------------------------------------------
@@ -260,15 +266,8 @@ CV_FOLDS = 5
 
 
 def _fold_of(pages: list[tuple[dict, str]], folds: int) -> list[int]:
-    """Fold of each page: whole domains go to one fold, big domains first, to the lightest fold."""
-    sizes = Counter(domain(r.get("url")) for r, _ in pages)
-    load = [0] * folds
-    assign: dict[str, int] = {}
-    for name, size in sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0])):
-        fold = min(range(folds), key=lambda f: (load[f], f))
-        assign[name] = fold
-        load[fold] += size
-    return [assign[domain(r.get("url"))] for r, _ in pages]
+    """Fold of each page, whole domains in one fold (``benchmarks.common.group_folds``)."""
+    return group_folds([domain(r.get("url")) for r, _ in pages], folds)
 
 
 def _page_score(kind: str, record: dict, pred: dict) -> float:

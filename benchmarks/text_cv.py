@@ -30,8 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import f1_of, page_scores, print_table, require_datasets, word_f1
-from training.corpus import HELD_OUT_SETS, SHINGLE_SETS, TRAIN_SETS, fold_of, load_corpus
+from benchmarks.common import (
+    f1_of,
+    group_folds,
+    page_scores,
+    print_table,
+    require_datasets,
+    word_f1,
+)
+from training.corpus import HELD_OUT_SETS, SHINGLE_SETS, TRAIN_SETS, load_corpus
 from training.train_blocks import MODEL_PATH, build, export, fit
 
 
@@ -121,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     scores = {n: Scores() for n in names}
     print(f"building line features of {', '.join(TRAIN_SETS)} ...", flush=True)
     data = build(TRAIN_SETS, args.limit, log=lambda *a: None)
-    page_fold = np.asarray([fold_of(g, args.folds) for g in data["groups"]])
+    page_fold = np.asarray(group_folds(data["groups"], args.folds))
     all_pages = np.arange(len(page_fold))
     tmp = Path(tempfile.mkdtemp(prefix="contentex-cv-"))
     fold_model: dict[int, str] = {}
@@ -130,14 +137,14 @@ def main(argv: list[str] | None = None) -> int:
         export(fit(data, all_pages[page_fold != k]), path)
         fold_model[k] = str(path)
         print(f"  fold {k}: trained on {int((page_fold != k).sum())} pages", flush=True)
-    groups_of = {name: fold for name, fold in zip(data["names"], page_fold, strict=True)}
+    # A domain's pages share one fold; a page whose domain no training page
+    # has (it gave no lines) may take any fold's model.
+    fold_of_group = dict(zip(data["groups"], page_fold.tolist(), strict=True))
     corpus = load_corpus(tuple(s for s in wanted if s in TRAIN_SETS + HELD_OUT_SETS), args.limit)
     shipped = str(MODEL_PATH)
     for n, (set_name, record, html, group) in enumerate(corpus):
-        key = f"{set_name}/{record['id']}"
         if set_name in TRAIN_SETS:
-            fold = groups_of.get(key, fold_of(group, args.folds))
-            model = fold_model[int(fold)]
+            model = fold_model[fold_of_group.get(group, 0)]
         else:
             model = shipped
         gold = record.get("body") or ""

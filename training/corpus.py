@@ -4,17 +4,16 @@ Shared by the training scripts and the cross-validated benchmarks, so that
 both see the same pages, the same groups and the same folds.
 
 Groups: a page is never scored by a model that saw its domain.  The domain
-is the registered part of the page URL (the truth's ``url``, else the page's
-canonical or og:url link); a page with no URL is a group of its own.
+is the registered part of the page URL (``benchmarks.common.registered_domain``
+of the truth's ``url``, else of the page's canonical or og:url link); a page
+with no URL is a group of its own.  Folds: ``benchmarks.common.group_folds``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from urllib.parse import urlsplit
 
-from benchmarks.common import load_texts
+from benchmarks.common import load_texts, registered_domain
 
 # Sets whose licence lets a shipped model train on them (datasets README).
 TRAIN_SETS = ("wcxb-dev", "forums-harvest", "articles-en", "articles-zh", "articles-multi", "forums")
@@ -23,38 +22,19 @@ HELD_OUT_SETS = ("cleaneval", "dragnet")
 # The first sets use the shingle metric (CJK needs it), the second batch WCXB's word F1.
 SHINGLE_SETS = ("articles-en", "articles-zh", "articles-multi", "forums")
 
-_SECOND_LEVEL = frozenset("co com net org gov edu ac ne or go".split())
 _LINK_URL_RE = re.compile(
     r"""<(?:link[^>]+rel=["']?canonical|meta[^>]+property=["']?og:url)[^>]*?(?:href|content)=["']([^"']+)""",
     re.I,
 )
 
 
-def domain_of(url: str | None) -> str | None:
-    """Registered domain of a URL ("news.bbc.co.uk" -> "bbc.co.uk"), or None."""
-    if not url:
-        return None
-    host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
-    parts = [p for p in host.split(".") if p]
-    if len(parts) < 2:
-        return host or None
-    if len(parts) >= 3 and len(parts[-1]) == 2 and parts[-2] in _SECOND_LEVEL:
-        return ".".join(parts[-3:])
-    return ".".join(parts[-2:])
-
-
 def page_group(record: dict, html: str) -> str:
     """The grouping key of a page: its domain, else its own id."""
-    domain = domain_of(record.get("url"))
+    domain = registered_domain(record.get("url"))
     if domain is None:
         match = _LINK_URL_RE.search(html[:200_000])
-        domain = domain_of(match.group(1)) if match else None
+        domain = registered_domain(match.group(1)) if match else None
     return domain or f"page:{record['id']}"
-
-
-def fold_of(group: str, folds: int) -> int:
-    """Deterministic fold of a group (a stable hash: same folds on every machine)."""
-    return int(hashlib.sha1(group.encode()).hexdigest(), 16) % folds
 
 
 def load_corpus(sets: tuple[str, ...], limit: int | None = None) -> list[tuple[str, dict, str, str]]:

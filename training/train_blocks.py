@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.common import group_folds
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.lang import tokens
 from scrapy_contentex.core.text.block_features import (
@@ -40,7 +41,7 @@ from scrapy_contentex.core.text.block_features import (
 from scrapy_contentex.core.text.combined import Params
 from scrapy_contentex.core.text.region import page_blocks
 
-from .corpus import TRAIN_SETS, fold_of, load_corpus
+from .corpus import TRAIN_SETS, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 MODEL_PATH = ROOT / "scrapy_contentex" / "models" / "blocks.json"
@@ -174,7 +175,8 @@ def fit(data: dict, pages: np.ndarray, inner_folds: int = 3):
     mask = np.isin(line_page, pages)
     X, y, w = data["X"], data["y"], data["w"]
     first = _fit_trees(X[mask], y[mask], w[mask], list(FEATURE_NAMES))
-    inner = np.asarray([fold_of("inner:" + data["groups"][k], inner_folds) for k in range(len(data["groups"]))])
+    inner = np.full(len(data["groups"]), -1)
+    inner[pages] = group_folds([data["groups"][k] for k in pages], inner_folds)
     oof = np.zeros(len(y))
     for f in range(inner_folds):
         train = mask & (inner[line_page] != f)
@@ -259,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(data['names'])} pages, {len(data['y'])} lines, {data['y'].mean():.3f} main text")
     all_pages = np.arange(len(data["names"]))
     if args.cv:
-        page_fold = np.asarray([fold_of(g, args.cv) for g in data["groups"]])
+        page_fold = np.asarray(group_folds(data["groups"], args.cv))
         correct = 0.0
         for k in range(args.cv):
             test = all_pages[page_fold == k]

@@ -27,12 +27,12 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import ROOT, load_texts
+from benchmarks.common import ROOT, load_texts, registered_domain
+from benchmarks.common import group_folds as common_group_folds
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.pagetype import PageTypeParams, features_of
 from scrapy_contentex.core.pagetype_model import MODEL_PATH, LogisticModel
@@ -74,23 +74,6 @@ class Labelled:
     @property
     def thread(self) -> bool:
         return self.source in THREAD_SETS or self.page_type == "forum"
-
-
-def registered_domain(url: str | None) -> str | None:
-    """The registered domain (bbc.co.uk) of a URL, from tldextract's bundled list (offline)."""
-    if not url:
-        return None
-    parts = _extractor()(url)
-    domain = getattr(parts, "top_domain_under_public_suffix", None) or parts.registered_domain
-    return domain or parts.domain or None
-
-
-@lru_cache(maxsize=1)
-def _extractor():
-    """tldextract with its bundled public-suffix snapshot: no network, same groups every run."""
-    import tldextract
-
-    return tldextract.TLDExtract(suffix_list_urls=())
 
 
 def label_of(source: str, record: dict) -> bool | None:
@@ -163,18 +146,8 @@ def index_probability(model: tuple, x: np.ndarray) -> np.ndarray:
 
 
 def group_folds(groups: list[str], k: int = FOLDS) -> np.ndarray:
-    """Fold of each page: whole groups (registered domains) to the fold with the
-    fewest pages so far, largest groups first (GroupKFold's rule), ties by name."""
-    sizes: dict[str, int] = {}
-    for g in groups:
-        sizes[g] = sizes.get(g, 0) + 1
-    load = [0] * k
-    fold_of: dict[str, int] = {}
-    for g in sorted(sizes, key=lambda g: (-sizes[g], g)):
-        f = min(range(k), key=lambda i: (load[i], i))
-        fold_of[g] = f
-        load[f] += sizes[g]
-    return np.array([fold_of[g] for g in groups])
+    """Fold of each page, grouped by registered domain (``benchmarks.common.group_folds``)."""
+    return np.array(common_group_folds(groups, k))
 
 
 def pick_threshold(prob: np.ndarray, y: np.ndarray, floor: float = CONTENT_RECALL_FLOOR) -> float:
