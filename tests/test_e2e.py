@@ -69,23 +69,11 @@ def test_crawl_is_clean(demo):
     assert result["stats"]["finish_reason"] == "finished"
 
 
-# The learned page-type model (issue 12), at its default threshold chosen by
-# grouped cross-validation for content recall >= 0.975, types 22 of the 32
-# demo index pages (news tag and section pages showing one to three teasers;
-# content probability 0.18-0.65) as content, so they yield items, and with
-# steering on, their links are capped. Known and measured; not tuned away.
-DEMO_INDEX_MISSED = pytest.mark.xfail(
-    strict=True,
-    reason="learned page type types 17/30 demo index pages as content at the CV threshold",
-)
-
-
 def needs_page_type_engine():
     """Index pages can only be told apart once the page-type engine is installed."""
     pytest.importorskip("scrapy_contentex.core.pagetype")
 
 
-@DEMO_INDEX_MISSED
 def test_one_item_per_page(demo):
     needs_page_type_engine()
     _, _, articles, products = demo
@@ -131,7 +119,6 @@ def test_every_product_with_name_price_currency(demo):
         assert {name for name, _ in expected["properties"]} <= names, expected["path"]
 
 
-@DEMO_INDEX_MISSED
 def test_no_items_for_index_pages_and_counted_skips(demo):
     needs_page_type_engine()
     result, _, articles, products = demo
@@ -158,7 +145,6 @@ def test_demo_pages_always_extracted(demo):
                    for k in result["stats"])
 
 
-@DEMO_INDEX_MISSED
 def test_steering_saves_requests_and_loses_nothing(demo, crawls):
     needs_page_type_engine()
     plain = demo[0]

@@ -323,3 +323,46 @@ def test_microdata_content_types_count_as_declared_content():
     sidebar = page.replace("</body>", '<ul itemscope itemtype="https://schema.org/ItemList"></ul></body>')
     assert declared_type(sidebar) == 1
     assert declared_type("<html><body><p>x</p></body></html>") == 0
+
+
+def _scan(html: str):
+    from scrapy_contentex.core.linkblocks import find_link_blocks
+
+    return find_link_blocks(html, 2, 20, "text")
+
+
+TEASER = (
+    '<div><a href="/a/{i}">A headline about the town fair number {i}</a>'
+    "<p>A short teaser of the story, two lines that invite the reader to click through.</p></div>"
+)
+
+
+def test_teaser_share_counts_link_headed_records_not_prose():
+    from scrapy_contentex.core.pagetype import teaser_share
+
+    teasers = "<html><body>" + "".join(TEASER.format(i=i) for i in range(2)) + "</body></html>"
+    share = teaser_share(_scan(teasers))
+    assert share > 0.9  # all the text sits in the two records
+    prose = " ".join(["The council met on Monday and talked about roads."] * 12)
+    article = f'<html><body><a href="/">Home news page of the town</a><p>{prose}</p></body></html>'
+    assert teaser_share(_scan(article)) == 0.0  # the text after the link is prose, not a teaser
+
+
+def test_no_prose_marks_pages_without_a_long_text_run():
+    from scrapy_contentex.core.pagetype import scan_features
+
+    teasers = "<html><body>" + "".join(TEASER.format(i=i) for i in range(3)) + "</body></html>"
+    assert scan_features(_scan(teasers))["no_prose"] == 1.0
+    prose = " ".join(["The council met on Monday and talked about roads."] * 12)
+    assert scan_features(_scan(f"<html><body><p>{prose}</p></body></html>"))["no_prose"] == 0.0
+
+
+def test_dated_links_counts_dates_right_after_links():
+    from scrapy_contentex.core.pagetype import dated_links
+
+    listing = "".join(f'<li><a href="/n/{i}">标题{i}</a><span>2014-03-0{i}</span></li>' for i in range(1, 6))
+    assert dated_links(_scan(f"<ul>{listing}</ul>")) == 5
+    # a date inside the link text, or in prose far from any link, is not a dated link
+    prose = " ".join(["Posted on 2014-03-08 after a long meeting about roads and bridges."] * 10)
+    page = f'<a href="/x">On 2014-03-08 news</a><p>{prose}</p><a href="/y">next</a>'
+    assert dated_links(_scan(page)) == 0

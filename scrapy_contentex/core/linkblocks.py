@@ -172,6 +172,7 @@ def markup_text_distance(markup: str) -> int:
 # a space first, which changes nothing since they are blanks to every rule.
 _PIECE = "\x1e"
 _SEP = "\x1f"
+BUCKET_SEP = _SEP  # closes each bucket in LinkBlockScan.text (public name for readers)
 _SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
 # A tag is a blank to text units. One match takes a whole run of tags and the
 # blanks between and after them (indentation), so the blank pass that follows

@@ -8,7 +8,9 @@ navigation) that alone is not enough, so the scan's figures are joined by a
 few cheap regex passes over the same text:
 
 * link blocks: the largest text region's share of the page, LCR, CCR, the
-  blocks' count and sizes, headline-sized links, teaser-sized gaps;
+  blocks' count and sizes, headline-sized links, teaser-sized gaps, the
+  share of text in link-headed teaser records, and whether any run of text
+  between links is as long as prose, links followed by a date;
 * markup: teaser headings (a heading that opens with a link), repeated
   ``class`` values (cards, tiles), paragraphs, list items, pagination;
 * declared types: Open Graph, JSON-LD and microdata (``declared_type``);
@@ -16,7 +18,7 @@ few cheap regex passes over the same text:
   whose path names one content page;
 * the page URL's shape (fetched URL, else canonical / og:url).
 
-:mod:`.pagetype_model` weighs these 46 numbers (a logistic regression fitted
+:mod:`.pagetype_model` weighs these 49 numbers (a logistic regression fitted
 by ``training/train_pagetype.py``, cross-validated by domain) into ``score``,
 the confidence that the page is an index page; ``probability`` (1 - score)
 is the confidence that it is a content page, and ``label`` is "index" when
@@ -32,7 +34,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .document import Document
-from .linkblocks import LinkBlock, LinkBlockScan, find_link_blocks
+from .linkblocks import BUCKET_SEP, LinkBlock, LinkBlockScan, find_link_blocks
 
 # Default d_t per distance: text units vs characters of attribute-free markup.
 DEFAULT_MAX_DISTANCE = {"text": 20, "code": 80}
@@ -272,8 +274,9 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
     links = max(scan.link_count, 1)
     regions = sorted(scan.region_units(), reverse=True)
     blocks = scan.blocks
-    long_links = sum(1 for u in scan.link_text if u >= 5)
-    teaser_gaps = sum(1 for u in scan.gap_text if 8 <= u < 80)
+    long_links = sum(1 for u in scan.link_text if u >= HEADLINE_UNITS)
+    teaser_gaps = sum(1 for u in scan.gap_text if TEASER_MIN_UNITS <= u < PROSE_UNITS)
+    longest_run = max(scan.lead_text, max(scan.gap_text, default=0))
     big_blocks = sum(b.links for b in blocks if b.links >= 10)
     return {
         "region_share": regions[0] / text if scan.text_units else 0.0,
@@ -290,7 +293,58 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
         "log_teaser_gaps": _log(teaser_gaps),
         "big_block_share": big_blocks / links,
         "max_block_share": max((b.links for b in blocks), default=0) / links,
+        "teaser_share": teaser_share(scan),
+        "no_prose": float(longest_run < PROSE_UNITS),
+        "dated_links": dated_links(scan) / links,
     }
+
+
+# A headline link is at least this many text units long, a teaser's text
+# after it fewer than PROSE_UNITS (a sentence or two); a run of text between
+# links that reaches PROSE_UNITS is prose.
+HEADLINE_UNITS = 5
+TEASER_MIN_UNITS = 8
+PROSE_UNITS = 80
+
+
+def teaser_share(scan: LinkBlockScan) -> float:
+    """Share of the page's text in link-headed teaser records: a headline-sized
+    link followed by teaser-sized text before the next link.
+
+    Why: an index page that shows only one to three teasers has few links
+    and no large link block, so LCR and the largest region read like a short
+    article; but nearly all its text sits in records that open with a link,
+    where an article's text sits in prose runs with no link at their head.
+    """
+    if scan.text_units <= 0:
+        return 0.0
+    units = sum(
+        head + gap
+        for head, gap in zip(scan.link_text, scan.gap_text, strict=False)
+        if head >= HEADLINE_UNITS and TEASER_MIN_UNITS <= gap < PROSE_UNITS
+    )
+    return units / scan.text_units
+
+
+def dated_links(scan: LinkBlockScan) -> int:
+    """Links followed, before the next link, by a short text that holds a date.
+
+    Why: a list of dated headlines (news lists, Chinese 列表 pages) has a date
+    after most links, where an article's or a thread's dates sit in its
+    prose or its posts. The dates are found in the scan's visible text and
+    placed in their bucket by counting bucket separators between them (C
+    string work, once over the text).
+    """
+    text, sep = scan.text, BUCKET_SEP
+    dated: set[int] = set()
+    bucket, at = 0, 0
+    for m in _DATE_RE.finditer(text):
+        bucket += text.count(sep, at, m.start())
+        at = m.start()
+        link = bucket // 2 - 1  # even bucket 2k (k >= 1): the gap after link k-1
+        if bucket % 2 == 0 and link >= 0 and scan.gap_text[link] < PROSE_UNITS:
+            dated.add(link)
+    return len(dated)
 
 
 def markup_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
@@ -389,7 +443,7 @@ def listing_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]
 FEATURES = (
     "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
-    "big_block_share", "max_block_share",
+    "big_block_share", "max_block_share", "teaser_share", "no_prose", "dated_links",
     "log_heading_links", "log_headings", "log_paragraphs", "log_articles", "log_items",
     "log_record_repeat", "log_times", "textarea", "pagination",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
