@@ -295,7 +295,6 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
         "max_block_share": max((b.links for b in blocks), default=0) / links,
         "teaser_share": teaser_share(scan),
         "no_prose": float(longest_run < PROSE_UNITS),
-        "dated_links": dated_links(scan) / links,
     }
 
 
@@ -326,21 +325,22 @@ def teaser_share(scan: LinkBlockScan) -> float:
     return units / scan.text_units
 
 
-def dated_links(scan: LinkBlockScan) -> int:
+def dated_links(scan: LinkBlockScan, dates: list[int] | None = None) -> int:
     """Links followed, before the next link, by a short text that holds a date.
 
     Why: a list of dated headlines (news lists, Chinese 列表 pages) has a date
     after most links, where an article's or a thread's dates sit in its
-    prose or its posts. The dates are found in the scan's visible text and
-    placed in their bucket by counting bucket separators between them (C
-    string work, once over the text).
+    prose or its posts. ``dates`` are the offsets of the dates in the scan's
+    visible text (:func:`date_offsets`; found once, also counted as
+    ``log_dates``); each is placed in its bucket by counting bucket
+    separators between them (C string work, once over the text).
     """
     text, sep = scan.text, BUCKET_SEP
     dated: set[int] = set()
     bucket, at = 0, 0
-    for m in _DATE_RE.finditer(text):
-        bucket += text.count(sep, at, m.start())
-        at = m.start()
+    for start in date_offsets(text) if dates is None else dates:
+        bucket += text.count(sep, at, start)
+        at = start
         link = bucket // 2 - 1  # even bucket 2k (k >= 1): the gap after link k-1
         if bucket % 2 == 0 and link >= 0 and scan.gap_text[link] < PROSE_UNITS:
             dated.add(link)
@@ -427,14 +427,23 @@ def content_link(href: str) -> bool:
     return _DATE_PATH_RE.search(path) is not None
 
 
-def listing_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
-    """Marks of a list of records: prices and dates in the visible ``text``,
-    image links (tiles), and links that point at content pages."""
+def date_offsets(text: str) -> list[int]:
+    """Where the dates of the visible ``text`` start."""
+    return [m.start() for m in _DATE_RE.finditer(text)]
+
+
+def listing_features(html: str, text: str, hrefs: list[str],
+                     dates: list[int] | None = None) -> dict[str, float]:
+    """Marks of a list of records: prices and dates (``dates``: their offsets
+    in ``text``, found here when not given) in the visible ``text``, image
+    links (tiles), and links that point at content pages."""
     content_links = sum(map(content_link, hrefs))
+    if dates is None:
+        dates = date_offsets(text)
     return {
         "log_prices": _log(len(_PRICE_RE.findall(text))),
         "log_image_links": _log(len(_IMAGE_LINK_RE.findall(html))),
-        "log_dates": _log(len(_DATE_RE.findall(text))),
+        "log_dates": _log(len(dates)),
         "log_content_links": _log(content_links),
         "content_link_share": content_links / max(len(hrefs), 1),
     }
@@ -466,10 +475,12 @@ def features_of(doc: Document, params: PageTypeParams | None = None) -> tuple[di
 
 def _features(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, float]:
     hrefs = _HREF_PATH_RE.findall(html)
+    dates = date_offsets(scan.text)
     feats = scan_features(scan)
+    feats["dated_links"] = dated_links(scan, dates) / max(scan.link_count, 1)
     feats.update(markup_features(html, scan.text, hrefs))
     feats.update(declared_features(html))
-    feats.update(listing_features(html, scan.text, hrefs))
+    feats.update(listing_features(html, scan.text, hrefs, dates))
     feats.update(url_features(url))
     return feats
 
