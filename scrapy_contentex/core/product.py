@@ -752,11 +752,16 @@ def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None 
         if owner is None or _in_link(owner) or _hidden(owner) or rails.holds(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
-    for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
-        avail = normalize_availability(link.get("href"))
-        if avail:
-            return avail
-    for el in body.xpath(".//button | .//input[@type='submit' or @type='button'] | .//form"):
+    # One walk in C for the four tags (two XPath unions walked the tree three times).
+    found = list(body.iter("link", "button", "input", "form"))
+    for link in found:
+        if link.tag == "link" and "schema.org" in (link.get("href") or ""):
+            avail = normalize_availability(link.get("href"))
+            if avail:
+                return avail
+    for el in found:
+        if el.tag == "link" or (el.tag == "input" and el.get("type") not in ("submit", "button")):
+            continue
         label = normalize_space(el.text_content() if el.tag != "input" else (el.get("value") or ""))
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
         if (label and len(label) < 40 and CART_RE.search(label.lower())) or CART_ATTR_RE.search(attrs):
