@@ -1333,7 +1333,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     """
     tree = doc.tree
     objects = document_objects(doc)  # shared with the kind guess: read, never change
-    meta = meta_tags(tree)
+    meta = doc.meta  # shared too
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
     ctx = _page_context(doc, tree, declared_lang, meta)
 
