@@ -712,10 +712,29 @@ class _Pairs:
         self.items.append({"name": name, "value": value})
 
 
-def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
-    for count, row in enumerate(area.iter("tr")):
-        if count > 2000:
+_MAX_ROWS = 2001
+_MAX_LISTS = 201
+
+
+def _rows_and_lists(area: HtmlElement) -> tuple[list, list]:
+    """The area's first ``<tr>`` and ``<dl>`` elements (up to the limits), found in one walk."""
+    rows: list = []
+    lists: list = []
+    for el in area.iter("tr", "dl"):
+        if el.tag == "tr":
+            if len(rows) < _MAX_ROWS:
+                rows.append(el)
+            elif len(lists) >= _MAX_LISTS:
+                break
+        elif len(lists) < _MAX_LISTS:
+            lists.append(el)
+        elif len(rows) >= _MAX_ROWS:
             break
+    return rows, lists
+
+
+def _table_pairs(rows: list, pairs: _Pairs) -> None:
+    for row in rows:
         cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
         # a row of th only is a header row, column names ("Seller | Price"), not a pair
         if len(cells) == 2 and not (cells[0].tag == "th" and cells[1].tag == "th"):
@@ -727,10 +746,8 @@ def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
                 pairs.add(_text(cells[i]), _text(cells[i + 1]))
 
 
-def _dl_pairs(area: HtmlElement, pairs: _Pairs) -> None:
-    for count, dl in enumerate(area.iter("dl")):
-        if count > 200:
-            break
+def _dl_pairs(lists: list, pairs: _Pairs) -> None:
+    for dl in lists:
         name = None
         for child in dl:
             if child.tag == "dt":
@@ -938,8 +955,9 @@ def pairs_from(area: HtmlElement, container: CharacteristicContainer,
     pairs = _Pairs()
     if leaves is None:
         leaves = text_leaves(area)
-    _table_pairs(area, pairs)
-    _dl_pairs(area, pairs)
+    rows, lists = _rows_and_lists(area)
+    _table_pairs(rows, pairs)
+    _dl_pairs(lists, pairs)
     _row_pairs(leaves, pairs, container)
     _leaf_pairs(leaves, pairs, container)
     return pairs.items
