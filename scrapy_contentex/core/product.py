@@ -54,6 +54,7 @@ from .shop_words import (
     OUT_STOCK_SCHEMA,
     REGULAR_PRICE_WORDS,
     SALE_PRICE_WORDS,
+    FoldedPattern,
     words_pattern,
 )
 from .structured import (
@@ -85,13 +86,13 @@ _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 # "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
 # and strike it (<s>) only when a sale price stands beside it.
-_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
-                                   r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
+_NOT_CURRENT_CLASS_RE = FoldedPattern(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
+                                   r"cross|previous|crossed|saving|save|discount|per|unit")
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + words_pattern(REGULAR_PRICE_WORDS) + r"\b")
-_PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
+_PRICE_CLASS_RE = FoldedPattern(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
 # A price element (or the panel around it) named as the reduced price.
-_SALE_CLASS_RE = re.compile(r"sale|special|promo|reduced|price-?now|now-?price", re.I)
+_SALE_CLASS_RE = FoldedPattern(r"sale|special|promo|reduced|price-?now|now-?price")
 _SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
 # How far (in text leaves) a reduced price may follow the normal one it replaces.
 _SALE_WINDOW = 12
@@ -285,11 +286,11 @@ def _class_id(el: HtmlElement) -> str:
 
 # Rails of other products shown beside or after this one: their prices and stock
 # badges are theirs. Named so by class or id in every theme.
-_RAIL_RE = re.compile(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
-                      r"recently|you-?may|frequently|bought-?together|suggest", re.I)
+_RAIL_RE = FoldedPattern(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+                      r"recently|you-?may|frequently|bought-?together|suggest")
 # Instalment plans and their widgets: an amount per month is not the price.
-_INSTALMENT_CLASS_RE = re.compile(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
-                                  r"sezzle|zip-?pay|pay-?later|paylater", re.I)
+_INSTALMENT_CLASS_RE = FoldedPattern(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+                                  r"sezzle|zip-?pay|pay-?later|paylater")
 _RAIL_DEPTH = 30
 class _Rails:
     """Which elements of a page sit in a rail of other products.
@@ -645,7 +646,7 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
 
 
 
-_HIDDEN_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])", re.I)
+_HIDDEN_CLASS_RE = FoldedPattern(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
 
 
 def _within(el: HtmlElement | None, tags: tuple[str, ...], levels: int) -> bool:
