@@ -750,6 +750,5 @@ def test_folded_pattern_finds_what_re_i_finds():
                  "unhidden", "plain", "", "rel\u017eated", "Cro\u017fs-sell", "\u017fimilar HIDDEN"):
         want, got = reference.search(text), folded.search(text)
         assert (got and got.span()) == (want and want.span()), text
-    assert folded.search("Cro\u017fs-sell") is None or reference.search("Cro\u017fs-sell")
     with pytest.raises(ValueError):
         FoldedPattern("Related")
