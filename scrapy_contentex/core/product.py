@@ -686,8 +686,11 @@ _STOCK_PHRASES = OUT_PHRASES + IN_PHRASES
 # (Greek, Cyrillic, Hebrew, Arabic, Thai, kana, Han, Hangul).
 _NON_LATIN_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f"
                            "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_ORDERED_PHRASES = tuple(enumerate(_STOCK_PHRASES))
+# Searched shortest first: a phrase holding a shorter one ("temporarily out of
+# stock", "out of stock") is not searched when the shorter one is absent.
+_ORDERED_PHRASES = tuple(sorted(enumerate(_STOCK_PHRASES), key=lambda op: len(op[1])))
 _LATIN_PHRASES = tuple((order, p) for order, p in _ORDERED_PHRASES if not _NON_LATIN_RE.search(p))
+_SHORTER_PARTS = {p: tuple(q for q in _STOCK_PHRASES if q != p and q in p) for p in _STOCK_PHRASES}
 
 
 def _stock_matches(leaves: list, max_len: int = 80):
@@ -713,8 +716,14 @@ def _stock_matches(leaves: list, max_len: int = 80):
     hits: list[tuple[int, int, str]] = []
     # a page without a letter of another script holds none of its phrases
     phrases = _ORDERED_PHRASES if _NON_LATIN_RE.search(joined) else _LATIN_PHRASES
+    absent: set[str] = set()
     for order, phrase in phrases:
+        if any(part in absent for part in _SHORTER_PARTS[phrase]):
+            absent.add(phrase)
+            continue
         at = joined.find(phrase)
+        if at < 0:
+            absent.add(phrase)
         while at >= 0:
             hits.append((at, order, phrase))
             at = joined.find(phrase, at + 1)
