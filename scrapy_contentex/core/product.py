@@ -490,13 +490,14 @@ _CURRENCY_ONLY_RE = re.compile(r"^\s*(?:[$¥￥€£₹₩]|元|円|원|NT\$|US\
 _LABEL_END_CHARS = frozenset(word[-1] for word in CURRENT_PRICE_WORDS + REGULAR_PRICE_WORDS)
 
 
+# What str.rstrip() strips (every Unicode blank lies below U+3001), and the
+# colons and currency signs that may close a price label.
+_LABEL_TRAIL = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + ":：$¥￥€£"
+
+
 def _label_end(low: str) -> str:
     """The last character before trailing blanks, colons and currency signs ("价格：$" -> "格")."""
-    while True:
-        core = low.rstrip().rstrip(":：$¥￥€£")
-        if core == low:
-            return core[-1:]
-        low = core
+    return low.rstrip(_LABEL_TRAIL)[-1:]
 
 
 def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
