@@ -251,6 +251,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         self._states: weakref.WeakKeyDictionary[Response, _State] = weakref.WeakKeyDictionary()
         self._logged: set[str] = set()
         self.spider_kind = self.config.kind
+        # Requests are steered only when a setting asks for it (neither does by
+        # default): otherwise every request of the spider passes untouched.
+        self._steers = bool(self.config.index_priority_boost) or self.config.content_follow_limit >= 0
         self._progress_task: Any = None
         self._last_progress = ""
 
@@ -386,6 +389,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def get_processed_request(self, request: Request, response: Response | None) -> Request | None:
         """Crawl steering: boost links of index pages, cap links out of content pages."""
+        if not self._steers:
+            return request
         state = self._state(response)
         if state is None or state.label is None:
             return request

@@ -734,3 +734,21 @@ def test_a_declared_sku_the_page_never_shows_gives_way_to_the_shown_code():
     # a declared sku that is only the URL's number gives way to the code shown under a label
     by_url = page.replace("MKI6IKW1N4-1", "4811823").replace("SKU MKI6IKW1N4", "Item # TR-100 <span>4811823</span>")
     assert fields(by_url, "https://shop.example.com/p/4811823")["sku"] == "TR-100"
+
+
+def test_folded_pattern_finds_what_re_i_finds():
+    """The lower-case twin gives re.I's matches on ASCII text and defers to re.I on the rest."""
+    import re
+
+    import pytest
+
+    from scrapy_contentex.core.shop_words import FoldedPattern
+
+    pattern = r"related|cross-?sell|also-?(?:bought|viewed)|(?:^|[\s_-])hidden(?:$|[\s_-])"
+    folded, reference = FoldedPattern(pattern), re.compile(pattern, re.I)
+    for text in ("product RELATED-items", "Cross-Sell", "crosssell", "AlsoViewed", "is-Hidden x",
+                 "unhidden", "plain", "", "rel\u017eated", "Cro\u017fs-sell", "\u017fimilar HIDDEN"):
+        want, got = reference.search(text), folded.search(text)
+        assert (got and got.span()) == (want and want.span()), text
+    with pytest.raises(ValueError):
+        FoldedPattern("Related")

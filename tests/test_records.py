@@ -357,3 +357,20 @@ def test_a_label_or_a_delimiter_is_never_a_value():
     assert props == {"Colour": "Blue"}
     assert label_like("SKU:") and label_like("Model #") and label_like(" - ") and label_like("")
     assert not label_like("LP-2044") and not label_like("In stock (3 left)")
+
+
+def test_subtree_leaves_equal_collecting_them_again():
+    """Cut from the page's list, every element's leaves are what a fresh collection gives,
+    with repeated texts, tails, scripts, blanks and nbsp-only texts around."""
+    from scrapy_contentex.core.document import body_of, parse_html
+    from scrapy_contentex.core.records import subtree_leaves, text_leaves
+
+    html = ("<html><body><div>Brand<b>Acme</b> tail <script>var x = 1;</script></div>"
+            "<ul><li>Brand</li><li>\u00a0</li><li><span>Acme</span>Brand</li></ul>"
+            "<div><p> </p><p><script>s()</script></p></div><p>Brand</p> end</body></html>")
+    body = body_of(parse_html(html))
+    leaves = text_leaves(body)
+    for el in body.iter():
+        want = [(str(t), t.getparent(), t.is_tail) for t in text_leaves(el)]
+        got = [(str(t), t.getparent(), t.is_tail) for t in subtree_leaves(el, body, leaves)]
+        assert got == want, el.tag

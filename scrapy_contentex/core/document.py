@@ -262,14 +262,21 @@ class Document:
         """
         from .structured import meta_tags
 
-        return meta_tags(self.tree)
+        return meta_tags(self.tree, self._scripts_and_metas[1])
 
     @cached_property
     def json_ld(self) -> list[dict]:
         """Typed JSON-LD objects (``structured.json_ld_objects``), decoded once; read-only."""
         from .structured import json_ld_objects
 
-        return json_ld_objects(self.tree)
+        return json_ld_objects(self.tree, self._scripts_and_metas[0])
+
+    @cached_property
+    def _scripts_and_metas(self) -> tuple[list, list]:
+        """``<script>`` and ``<meta>`` elements, one walk for both properties above."""
+        from .structured import scripts_and_metas
+
+        return scripts_and_metas(self.tree)
 
     @cached_property
     def visible_text(self) -> str:

@@ -54,6 +54,7 @@ from .shop_words import (
     OUT_STOCK_SCHEMA,
     REGULAR_PRICE_WORDS,
     SALE_PRICE_WORDS,
+    FoldedPattern,
     words_pattern,
 )
 from .structured import (
@@ -85,13 +86,13 @@ _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 # "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
 # and strike it (<s>) only when a sale price stands beside it.
-_NOT_CURRENT_CLASS_RE = re.compile(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
-                                   r"cross|previous|crossed|saving|save|discount|per|unit", re.I)
+_NOT_CURRENT_CLASS_RE = FoldedPattern(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
+                                   r"cross|previous|crossed|saving|save|discount|per|unit")
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + words_pattern(REGULAR_PRICE_WORDS) + r"\b")
-_PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount", re.I)
+_PRICE_CLASS_RE = FoldedPattern(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
 # A price element (or the panel around it) named as the reduced price.
-_SALE_CLASS_RE = re.compile(r"sale|special|promo|reduced|price-?now|now-?price", re.I)
+_SALE_CLASS_RE = FoldedPattern(r"sale|special|promo|reduced|price-?now|now-?price")
 _SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
 # How far (in text leaves) a reduced price may follow the normal one it replaces.
 _SALE_WINDOW = 12
@@ -285,11 +286,11 @@ def _class_id(el: HtmlElement) -> str:
 
 # Rails of other products shown beside or after this one: their prices and stock
 # badges are theirs. Named so by class or id in every theme.
-_RAIL_RE = re.compile(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
-                      r"recently|you-?may|frequently|bought-?together|suggest", re.I)
+_RAIL_RE = FoldedPattern(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+                      r"recently|you-?may|frequently|bought-?together|suggest")
 # Instalment plans and their widgets: an amount per month is not the price.
-_INSTALMENT_CLASS_RE = re.compile(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
-                                  r"sezzle|zip-?pay|pay-?later|paylater", re.I)
+_INSTALMENT_CLASS_RE = FoldedPattern(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+                                  r"sezzle|zip-?pay|pay-?later|paylater")
 _RAIL_DEPTH = 30
 class _Rails:
     """Which elements of a page sit in a rail of other products.
@@ -489,13 +490,14 @@ _CURRENCY_ONLY_RE = re.compile(r"^\s*(?:[$¥￥€£₹₩]|元|円|원|NT\$|US\
 _LABEL_END_CHARS = frozenset(word[-1] for word in CURRENT_PRICE_WORDS + REGULAR_PRICE_WORDS)
 
 
+# What str.rstrip() strips (every Unicode blank lies below U+3001), and the
+# colons and currency signs that may close a price label.
+_LABEL_TRAIL = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace()) + ":：$¥￥€£"
+
+
 def _label_end(low: str) -> str:
     """The last character before trailing blanks, colons and currency signs ("价格：$" -> "格")."""
-    while True:
-        core = low.rstrip().rstrip(":：$¥￥€£")
-        if core == low:
-            return core[-1:]
-        low = core
+    return low.rstrip(_LABEL_TRAIL)[-1:]
 
 
 def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
@@ -645,7 +647,7 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
 
 
 
-_HIDDEN_CLASS_RE = re.compile(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])", re.I)
+_HIDDEN_CLASS_RE = FoldedPattern(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
 
 
 def _within(el: HtmlElement | None, tags: tuple[str, ...], levels: int) -> bool:
@@ -685,8 +687,11 @@ _STOCK_PHRASES = OUT_PHRASES + IN_PHRASES
 # (Greek, Cyrillic, Hebrew, Arabic, Thai, kana, Han, Hangul).
 _NON_LATIN_RE = re.compile("[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0e00-\u0e7f"
                            "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-_ORDERED_PHRASES = tuple(enumerate(_STOCK_PHRASES))
+# Searched shortest first: a phrase holding a shorter one ("temporarily out of
+# stock", "out of stock") is not searched when the shorter one is absent.
+_ORDERED_PHRASES = tuple(sorted(enumerate(_STOCK_PHRASES), key=lambda op: len(op[1])))
 _LATIN_PHRASES = tuple((order, p) for order, p in _ORDERED_PHRASES if not _NON_LATIN_RE.search(p))
+_SHORTER_PARTS = {p: tuple(q for q in _STOCK_PHRASES if q != p and q in p) for p in _STOCK_PHRASES}
 
 
 def _stock_matches(leaves: list, max_len: int = 80):
@@ -712,8 +717,14 @@ def _stock_matches(leaves: list, max_len: int = 80):
     hits: list[tuple[int, int, str]] = []
     # a page without a letter of another script holds none of its phrases
     phrases = _ORDERED_PHRASES if _NON_LATIN_RE.search(joined) else _LATIN_PHRASES
+    absent: set[str] = set()
     for order, phrase in phrases:
+        if any(part in absent for part in _SHORTER_PARTS[phrase]):
+            absent.add(phrase)
+            continue
         at = joined.find(phrase)
+        if at < 0:
+            absent.add(phrase)
         while at >= 0:
             hits.append((at, order, phrase))
             at = joined.find(phrase, at + 1)
@@ -752,11 +763,16 @@ def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None 
         if owner is None or _in_link(owner) or _hidden(owner) or rails.holds(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
-    for link in body.xpath(".//link[contains(@href, 'schema.org')]"):
-        avail = normalize_availability(link.get("href"))
-        if avail:
-            return avail
-    for el in body.xpath(".//button | .//input[@type='submit' or @type='button'] | .//form"):
+    # One walk in C for the four tags (two XPath unions walked the tree three times).
+    found = list(body.iter("link", "button", "input", "form"))
+    for link in found:
+        if link.tag == "link" and "schema.org" in (link.get("href") or ""):
+            avail = normalize_availability(link.get("href"))
+            if avail:
+                return avail
+    for el in found:
+        if el.tag == "link" or (el.tag == "input" and el.get("type") not in ("submit", "button")):
+            continue
         label = normalize_space(el.text_content() if el.tag != "input" else (el.get("value") or ""))
         attrs = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('name') or ''} {el.get('action') or ''}"
         if (label and len(label) < 40 and CART_RE.search(label.lower())) or CART_ATTR_RE.search(attrs):
@@ -1328,7 +1344,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     """
     tree = doc.tree
     objects = document_objects(doc)  # shared with the kind guess: read, never change
-    meta = meta_tags(tree)
+    meta = doc.meta  # shared too
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
     ctx = _page_context(doc, tree, declared_lang, meta)
 

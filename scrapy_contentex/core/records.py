@@ -385,6 +385,81 @@ def text_leaves(root: HtmlElement, limit: int = MAX_LEAVES) -> list:
     return out[:limit] if len(out) > limit else out
 
 
+def _texts_in(el: HtmlElement):
+    """(text, element holding it, is tail) of ``el``'s subtree in document order, tails inside only."""
+    for event, node in etree.iterwalk(el, events=("start", "end")):
+        if event == "start":
+            if node.text:
+                yield node.text, node, False
+        elif node is not el and node.tail:
+            yield node.tail, node, True
+
+
+def _texts_after(el: HtmlElement, root: HtmlElement):
+    """(text, element, is tail) after ``el``'s subtree up to the end of ``root``, in document order."""
+    node = el
+    while node is not None and node is not root:
+        if node.tail:
+            yield node.tail, node, True
+        for sibling in node.itersiblings():
+            yield from _texts_in(sibling)
+            if sibling.tail:
+                yield sibling.tail, sibling, True
+        node = node.getparent()
+
+
+# A leaf's text as text_leaves reads it: a character other than XML blanks.
+_XML_BLANKS = " \t\n\r"
+
+
+def _first_position(leaves: list, texts, start: int = 0, tries: int = 50) -> int | None:
+    """Index in ``leaves`` of the first of ``texts`` that is one of them, or None.
+
+    ``list.index`` compares the texts in C; an equal text elsewhere on the
+    page is told apart by its element and by being a text or a tail (a
+    tail's ``getparent()`` is the element it follows). Texts that are no
+    leaf (a script's, nbsp only) are passed over, a few at most.
+    """
+    for text, owner, is_tail in texts:
+        if not text.strip(_XML_BLANKS):
+            continue
+        tries -= 1
+        if tries < 0:
+            return None
+        at = start
+        while True:
+            try:
+                at = leaves.index(text, at)
+            except ValueError:
+                break
+            found = leaves[at]
+            if found.is_tail == is_tail and found.getparent() is owner:
+                return at
+            at += 1
+    return None
+
+
+def subtree_leaves(el: HtmlElement, root: HtmlElement, leaves: list) -> list:
+    """:func:`text_leaves` of ``el``, cut from ``leaves``, the text leaves of ``root`` around it.
+
+    An element's leaves are one run of the enclosing list, from its first
+    text to the first text after it. Both ends lie a few nodes away from
+    ``el`` in a walk, where collecting the run again visits and wraps every
+    text node of the element. When an end is not found (past the list's
+    limit, or behind many texts that are no leaf) the leaves are collected
+    again.
+    """
+    start = _first_position(leaves, _texts_in(el))
+    if start is None:
+        return text_leaves(el)
+    end = _first_position(leaves, _texts_after(el, root), start)
+    if end is None:
+        if len(leaves) >= MAX_LEAVES or any(t.strip(_XML_BLANKS) for t, _, _ in _texts_after(el, root)):
+            return text_leaves(el)
+        end = len(leaves)
+    return leaves[start:end]
+
+
 def _owner(leaf) -> HtmlElement | None:
     """The element a text leaf belongs to (a tail belongs to its element's parent)."""
     parent = leaf.getparent()
@@ -637,10 +712,29 @@ class _Pairs:
         self.items.append({"name": name, "value": value})
 
 
-def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
-    for count, row in enumerate(area.iter("tr")):
-        if count > 2000:
+_MAX_ROWS = 2001
+_MAX_LISTS = 201
+
+
+def _rows_and_lists(area: HtmlElement) -> tuple[list, list]:
+    """The area's first ``<tr>`` and ``<dl>`` elements (up to the limits), found in one walk."""
+    rows: list = []
+    lists: list = []
+    for el in area.iter("tr", "dl"):
+        if el.tag == "tr":
+            if len(rows) < _MAX_ROWS:
+                rows.append(el)
+            elif len(lists) >= _MAX_LISTS:
+                break
+        elif len(lists) < _MAX_LISTS:
+            lists.append(el)
+        elif len(rows) >= _MAX_ROWS:
             break
+    return rows, lists
+
+
+def _table_pairs(rows: list, pairs: _Pairs) -> None:
+    for row in rows:
         cells = [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
         # a row of th only is a header row, column names ("Seller | Price"), not a pair
         if len(cells) == 2 and not (cells[0].tag == "th" and cells[1].tag == "th"):
@@ -652,10 +746,8 @@ def _table_pairs(area: HtmlElement, pairs: _Pairs) -> None:
                 pairs.add(_text(cells[i]), _text(cells[i + 1]))
 
 
-def _dl_pairs(area: HtmlElement, pairs: _Pairs) -> None:
-    for count, dl in enumerate(area.iter("dl")):
-        if count > 200:
-            break
+def _dl_pairs(lists: list, pairs: _Pairs) -> None:
+    for dl in lists:
         name = None
         for child in dl:
             if child.tag == "dt":
@@ -863,8 +955,9 @@ def pairs_from(area: HtmlElement, container: CharacteristicContainer,
     pairs = _Pairs()
     if leaves is None:
         leaves = text_leaves(area)
-    _table_pairs(area, pairs)
-    _dl_pairs(area, pairs)
+    rows, lists = _rows_and_lists(area)
+    _table_pairs(rows, pairs)
+    _dl_pairs(lists, pairs)
     _row_pairs(leaves, pairs, container)
     _leaf_pairs(leaves, pairs, container)
     return pairs.items
@@ -894,9 +987,7 @@ def extract_records(tree: HtmlElement, params: RecordParams | None = None,
         leaves = text_leaves(body)
     weights = compute_wvc(body, container, leaves, params.max_repeat)
     area, path = viterbi_area(body, weights, params.keep)
-    # The area's leaves are collected again (one C-level XPath): locating the
-    # area's run inside the page's list measured slower.
-    props = pairs_from(area, container, None if area is not body else leaves)
+    props = pairs_from(area, container, leaves if area is body else subtree_leaves(area, body, leaves))
     if len(props) < params.min_pairs and area is not body:
         props = pairs_from(body, container, leaves)
     return RecordResult(area=area, path=path, properties=props, counts=dict(weights.counts.get(area, {})))

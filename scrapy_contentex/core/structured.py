@@ -82,10 +82,26 @@ def _walk(data: Any) -> Iterator[dict]:
             stack.extend(reversed(node))
 
 
-def json_ld_objects(tree: lxml_html.HtmlElement) -> list[dict]:
-    """Every typed JSON-LD object of the page, ``@graph`` and nesting flattened."""
+def scripts_and_metas(tree: lxml_html.HtmlElement) -> tuple[list, list]:
+    """The page's ``<script>`` and ``<meta>`` elements, found in one walk of the tree.
+
+    JSON-LD and meta tags are read from every page; each search for one tag
+    walks the whole tree, which costs as much as one search for both.
+    """
+    scripts: list = []
+    metas: list = []
+    for el in tree.iter("script", "meta"):
+        (scripts if el.tag == "script" else metas).append(el)
+    return scripts, metas
+
+
+def json_ld_objects(tree: lxml_html.HtmlElement, scripts: list | None = None) -> list[dict]:
+    """Every typed JSON-LD object of the page, ``@graph`` and nesting flattened.
+
+    ``scripts`` may pass the page's ``<script>`` elements when the caller has them.
+    """
     objects: list[dict] = []
-    for script in tree.iter("script"):
+    for script in tree.iter("script") if scripts is None else scripts:
         if "ld+json" not in (script.get("type") or "").lower():
             continue
         data = _loads_tolerant(script.text or "")
@@ -119,7 +135,7 @@ def document_objects(doc: Document) -> list[dict]:
     objects = doc.__dict__.get("_contentex_objects")
     if objects is None:
         tree = doc.tree
-        objects = json_ld_objects(tree)
+        objects = list(doc.json_ld)  # the Document's: decoded once for every reader
         if has_item_scope(doc.html):
             objects += microdata_items(tree)  # same shape: typed dicts
         doc.__dict__["_contentex_objects"] = objects
@@ -133,10 +149,13 @@ def types_of(obj: dict) -> set[str]:
     return {str(v).rsplit("/", 1)[-1] for v in values if v}
 
 
-def meta_tags(tree: lxml_html.HtmlElement) -> dict[str, str]:
-    """``<meta>`` values by lower-cased name/property/itemprop (first one wins)."""
+def meta_tags(tree: lxml_html.HtmlElement, metas: list | None = None) -> dict[str, str]:
+    """``<meta>`` values by lower-cased name/property/itemprop (first one wins).
+
+    ``metas`` may pass the page's ``<meta>`` elements when the caller has them.
+    """
     found: dict[str, str] = {}
-    for meta in tree.iter("meta"):
+    for meta in tree.iter("meta") if metas is None else metas:
         content = meta.get("content")
         if content is None:
             continue
