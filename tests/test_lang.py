@@ -43,3 +43,14 @@ def test_has_punct_agrees_with_the_count():
     for text in ("你好，世界！Hello, world.", "no marks at all", "", "a.b", "。。。"):
         for n in range(0, 6):
             assert has_punct(text, n) == (punct_count(text) >= n)
+
+
+def test_punct_counts_agree_with_is_punct_on_every_character_class():
+    # Marks of every kind (ASCII, CJK, full-width, connector "_", astral),
+    # symbols that are not marks ($ + ©), and letters, digits and blanks.
+    sample = "a_b, c.d; 你好，世界。（）《》「」$+© 12\u3000ok!?\U0001f600\U00011047 ‿"
+    expected = sum(1 for ch in sample if is_punct(ch))
+    assert punct_count(sample) == expected == 16
+    assert has_punct(sample, expected)
+    assert not has_punct(sample, expected + 1)
+    assert not has_punct("plain words 123 $ + ©", 1)
