@@ -18,13 +18,13 @@ from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
 from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
+from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
 from .title import (
     ARTICLE_TYPES,
     SitePredicate,
-    extract_title,
     host_label,
     segments,
     site_names,
@@ -154,7 +154,9 @@ def extract_metadata(doc: Document) -> dict:
     tree = doc.tree
     meta = doc.meta
     articles = _article_objects(doc.json_ld)
-    headline = extract_title(doc)
+    # The learned choice among the headline's copies; the rule's choice (extract_title)
+    # stays what the text algorithms compare with, so the body does not move.
+    headline = extract_headline(doc)
     text = doc.visible_text
     is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
     date = published_date(tree, meta, articles, text, headline, doc.url)
