@@ -475,6 +475,8 @@ def _meta_authors(meta: dict[str, str]) -> list[str]:
     for key in AUTHOR_META:
         value = meta.get(key)
         if value and not _URL_RE.search(value):
+            if key == "citation_author":
+                value = _INVERTED_NAME.sub(r"\2 \1", value.strip())
             return [value]
     for n in range(1, 5):
         label = meta.get(f"twitter:label{n}", "")
@@ -484,6 +486,8 @@ def _meta_authors(meta: dict[str, str]) -> list[str]:
     return []
 
 
+# Highwire's citation_author is written "Last, First M." (one author per tag).
+_INVERTED_NAME = re.compile(r"^([^\W\d][\w'’-]*(?: [^\W\d][\w'’-]*)?), ([^\W\d][\w'’.-]*(?: [^\W\d][\w'’.-]*){0,2})$")
 _WRITTEN_BY_LABEL = re.compile(r"\b(?:written|author|autor|auteur|verfasst)", re.I)
 
 
@@ -509,18 +513,28 @@ _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
     r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
     r"(?P<names>[^\n]{2,120})$"
-    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|written by|posted by)\s{{0,2}}[:：]\s{{0,3}}"
+    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|contributors?|(?:article |post )?written by|posted by)"
+    r"\s{0,2}[:：]\s{0,3}"
     r"(?P<labelled>[^\n]{2,120})$",
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
 _GLUED_BY = re.compile(
-    r"^(\s{0,3}(?:(?:written|posted|article)\s{1,3})?(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
-    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS})\s{{0,2}}[:：])\s{{0,3}}\n",
+    r"^(\s{0,3}(?:(?:article|post|story)\s{1,3})?(?:(?:written|posted|article)\s{1,3})?"
+    r"(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
+    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|contributors?)\s{{0,2}}[:：]?)\s{{0,3}}\n",
     re.I | re.M,
 )
+
+
+def _glue_label(match: re.Match) -> str:
+    """A label alone on its line joined to the name below it; a bare "Author" gets its colon."""
+    label = match.group(1).rstrip()
+    if label[-1:] not in ":：" and not re.search(r"(?:by|von|par|por|door|av|przez)$", label, re.I):
+        label += ":"
+    return label + " "
 # Bylines looked for in the whole text when none is printed under the headline.
 MAX_BYLINES = 40
 
@@ -551,7 +565,7 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
 def _bylines(window: str, near: bool) -> list[str]:
     """Distinct byline names of a stretch of text, in order (at most three are needed)."""
     found: list[str] = []
-    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
+    window = _GLUED_BY.sub(_glue_label, _GLUED_LIST.sub(r" \1 ", window))
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
         if number >= MAX_BYLINES or len(found) >= 3:
             break
@@ -690,7 +704,7 @@ def _strip_labels(value: str) -> str:
     return ""
 
 
-_BYLINE_PUNCT = " |-–—:：,.·•"
+_BYLINE_PUNCT = " |-–—:：,.·•⋅"
 _BYLINE_LABEL_RE = re.compile(
     r"^(?:(?:(?:written|posted|published|reported|updated)\s+)?(?:on\s+)?(?:by\s+)"
     r"|(?:posted|published|updated)(?:\s+on)?\s*$"
@@ -708,7 +722,7 @@ def _cut_tail(value: str) -> str:
 
 
 _BYLINE_TAIL_RE = re.compile(
-    r"\s*[|•·]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    r"\s*[|•·⋅]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
     re.IGNORECASE,
 )
 
