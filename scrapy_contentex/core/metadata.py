@@ -71,7 +71,7 @@ _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I
 # "By X", "Analysis by X", "Von X": up to three words before "by"; or a label
 # and its colon, in the languages that write "Author: X" ("Autor: X").
 _AUTHOR_LABELS = (
-    r"author|autor|autore|auteur|yazar|penulis|tác giả|författare|forfatter|szerző|kirjoittaja|"
+    r"author|autor|autore|auteur|contributors?|yazar|penulis|tác giả|författare|forfatter|szerző|kirjoittaja|"
     r"συντάκτης|автор|الكاتب|כותב|작성자"
 )
 # Only "by" may follow other words: "von" after a first name is a particle
@@ -513,7 +513,7 @@ _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
     r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
     r"(?P<names>[^\n]{2,120})$"
-    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|contributors?|(?:article |post )?written by|posted by)"
+    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
     r"\s{0,2}[:：]\s{0,3}"
     r"(?P<labelled>[^\n]{2,120})$",
     re.I | re.M,
