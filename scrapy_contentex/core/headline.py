@@ -37,12 +37,10 @@ from .title import (
     clean_title,
     extract_title,
     headings,
-    host_label,
     page_title,
     segments,
     similarity,
-    site_names,
-    site_predicate,
+    site_test,
     strip_site_name,
     structured_headline,
 )
@@ -84,7 +82,7 @@ def candidates(doc: Document) -> list[Candidate]:
     The first text seen for a wording is kept (the rule's own answer first).
     """
     tree, meta = doc.tree, doc.meta
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
     found: dict[str, Candidate] = {}
 
     def add(text: str | None, source: str) -> None:
@@ -102,9 +100,10 @@ def candidates(doc: Document) -> list[Candidate]:
         add(text, "h1_first" if number == 0 else "h1_other")
     for text in levels.get(2, [])[:1]:
         add(text, "h2")
-    # Cut: the references only need the start a headline can match (a hostile
-    # 50 kB heading must not make every comparison cost its length).
-    heading_texts = [t[:MAX_REFERENCE] for texts in levels.values() for t in texts]
+    # The references that clean a site name off a title: the top headings, cut to
+    # the start a headline can match (a hostile 50 kB heading must not make every
+    # comparison cost its length; sixty sidebar headings must not either).
+    heading_texts = [t[:MAX_REFERENCE] for level in (1, 2) for t in levels.get(level, [])[:MAX_PER_LEVEL]]
     social = {"og": meta.get("og:title"), "twitter": meta.get("twitter:title"),
               "ld": structured_headline(tree, doc.json_ld)}
     for source, value in social.items():
@@ -127,7 +126,7 @@ def candidates(doc: Document) -> list[Candidate]:
 def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     """Feature values of each candidate (names as in the model file)."""
     tree, meta = doc.tree, doc.meta
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
     shown = " " + _norm(doc.visible_text) + " "
     raw = page_title(tree) or ""
     og = clean_title(meta.get("og:title") or "")

@@ -22,14 +22,7 @@ from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import (
-    ARTICLE_TYPES,
-    SitePredicate,
-    host_label,
-    segments,
-    site_names,
-    site_predicate,
-)
+from .title import ARTICLE_TYPES, SitePredicate, segments, site_test
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -158,7 +151,7 @@ def extract_metadata(doc: Document) -> dict:
     # stays what the text algorithms compare with, so the body does not move.
     headline = extract_headline(doc)
     text = doc.visible_text
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
     date = published_date(tree, meta, articles, text, headline, doc.url)
     return {
         "headline": headline,

@@ -354,6 +354,19 @@ def site_predicate(names: list[str], host: str | None) -> SitePredicate:
     return is_site
 
 
+def site_test(doc: Document) -> SitePredicate:
+    """The page's "is this the site's name" test, built once per Document (and URL).
+
+    The headline rule, the headline model and the author step all ask it.
+    """
+    cached = doc.__dict__.get("_contentex_site_test")
+    if cached is not None and cached[0] == doc.url:
+        return cached[1]
+    test = site_predicate(site_names(doc.tree, doc.meta, doc.json_ld), host_label(doc.url))
+    doc.__dict__["_contentex_site_test"] = (doc.url, test)
+    return test
+
+
 def _trim_heading(heading: str, references: list[str], is_site: SitePredicate) -> str:
     """Drop a badge glued before the heading ("Question Social login ...", "Ruby Ruby：...").
 
@@ -442,7 +455,7 @@ def _extract_title(doc: Document) -> str | None:
     social = [clean_title(meta.get(k, "")) for k in ("og:title", "twitter:title")]
     ld = structured_headline(tree, doc.json_ld)
     references = [r for r in (ld, *social, raw_title) if r]
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
 
     candidates = headings(tree)
     shown = shown_headline(doc, candidates, raw_title, social, is_site)
