@@ -851,8 +851,12 @@ def _looks_like_name(name: str) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
-    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _CHROME_RE.search(name):
+    if token_count(name) > 8 or _CHROME_RE.search(name):
         return False
+    if sum(ch.isdigit() for ch in name) > 2 and not (
+        _HANDLE_RE.fullmatch(name) and sum(ch.isalpha() for ch in name) >= 3
+    ):
+        return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
     if name.casefold() in _LABEL_WORDS:
         return False
     if _JOB_RE.search(name):
@@ -863,6 +867,8 @@ def _looks_like_name(name: str) -> bool:
     return any(ch.isalpha() for ch in name)
 
 
+# A forum or site user name: one ASCII word that starts with a letter.
+_HANDLE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,40}")
 # Capitalised words that do not make a job title a name ("Senior Staff Writer").
 _NOT_A_NAME_WORDS = frozenset("the our senior chief contributing guest special associate managing "
                               "executive deputy".split())
