@@ -36,7 +36,7 @@ from .title import (
     _headline_segments,
     clean_title,
     extract_title,
-    headings,
+    page_headings,
     page_title,
     segments,
     similarity,
@@ -94,7 +94,7 @@ def candidates(doc: Document) -> list[Candidate]:
 
     add(extract_title(doc), "rule")
     levels: dict[int, list[str]] = {}
-    for level, text in headings(tree):
+    for level, text in page_headings(doc):
         levels.setdefault(level, []).append(text)
     for number, text in enumerate(levels.get(1, [])[:MAX_PER_LEVEL]):
         add(text, "h1_first" if number == 0 else "h1_other")
@@ -127,14 +127,16 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     """Feature values of each candidate (names as in the model file)."""
     tree, meta = doc.tree, doc.meta
     is_site = site_test(doc)
-    shown = " " + _norm(doc.visible_text) + " "
+    # Case-folded, blanks as printed: a C-speed search (normalising the whole
+    # page text like the candidates cost more than the rest of the model).
+    shown = " " + " ".join(doc.visible_text.casefold().split()) + " "
     raw = page_title(tree) or ""
     og = clean_title(meta.get("og:title") or "")
     h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
     rule = next((c.text for c in cands if "rule" in c.sources), "")
     rows = []
     for cand in cands:
-        key = _norm(cand.text)
+        key = " ".join(cand.text.casefold().split())
         first = shown.find(f" {key} ")
         tokens = token_count(cand.text)
         row = {f"from_{s}": float(s in cand.sources) for s in SOURCES}

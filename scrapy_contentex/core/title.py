@@ -190,7 +190,17 @@ def clean_title(text: str) -> str:
 
 
 def page_title(tree: HtmlElement) -> str | None:
-    """The ``<title>`` of the head (the seed's "meta title")."""
+    """The ``<title>`` of the head (the seed's "meta title").
+
+    The head is searched first: walking a whole tree for ``title`` (svg
+    icons carry them too) cost more than the rest of the lookup. The first
+    non-empty one in document order is the same either way.
+    """
+    head = tree.find("head")
+    for element in () if head is None else head.iter("title"):
+        text = _text(element)
+        if text:
+            return text
     for element in tree.iter("title"):
         text = _text(element)
         if text:
@@ -220,6 +230,14 @@ def headings(tree: HtmlElement) -> list[tuple[int, str]]:
             if len(found) >= MAX_HEADINGS:
                 break
     return found
+
+
+def page_headings(doc: Document) -> list[tuple[int, str]]:
+    """``headings`` of the Document's tree, computed once (the rule and the headline model both read them)."""
+    cached = doc.__dict__.get("_contentex_headings")
+    if cached is None:
+        cached = doc.__dict__["_contentex_headings"] = headings(doc.tree)
+    return cached
 
 
 def _plausible(text: str | None) -> bool:
@@ -457,7 +475,7 @@ def _extract_title(doc: Document) -> str | None:
     references = [r for r in (ld, *social, raw_title) if r]
     is_site = site_test(doc)
 
-    candidates = headings(tree)
+    candidates = page_headings(doc)
     shown = shown_headline(doc, candidates, raw_title, social, is_site)
     if shown:
         return _trim_heading(shown, references, is_site)
