@@ -371,3 +371,29 @@ def test_date_after_a_byline_counts_as_the_publication_date():
         "<p>Other story</p><h2>How apps are made, in short</h2><p>Text.</p>",
     )
     assert meta_of(html)["datePublished"].startswith("2024-04-08")
+
+
+def test_user_handles_keep_their_digits_but_ids_and_dates_are_no_names():
+    assert clean_authors(["paulb203"]) == ["paulb203"]
+    assert clean_authors(["L_104485"]) == []
+    assert clean_authors(["2024-05-06"]) == []
+
+
+def test_a_label_alone_on_its_line_reads_with_the_name_below():
+    for label in ("Author", "Contributors:", "Article written by:"):
+        html = (
+            "<html><head><title>Basil indoors</title></head><body><h1>Basil indoors</h1>"
+            "<p>Basil wants six hours of light a day, and a south window gives it that.</p>"
+            f"<div><p>{label}</p><p><a href='/people/jr'>Jane Roe</a></p></div></body></html>"
+        )
+        assert meta_of(html)["authors"] == ["Jane Roe"], label
+
+
+def test_byline_job_after_a_dot_operator_and_inverted_citation_author():
+    html = (
+        "<html><head><title>Basil indoors</title></head><body><h1>Basil indoors</h1>"
+        "<div class='author-name'>Chris Pike ⋅ Review Editor</div><p>Text of the review.</p></body></html>"
+    )
+    assert meta_of(html)["authors"] == ["Chris Pike"]
+    cited = '<html><head><meta name="citation_author" content="Roe, Jane Q."></head><body><p>x</p></body></html>'
+    assert meta_of(cited)["authors"] == ["Jane Q. Roe"]

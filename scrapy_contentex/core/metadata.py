@@ -18,18 +18,11 @@ from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
 from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
+from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import (
-    ARTICLE_TYPES,
-    SitePredicate,
-    extract_title,
-    host_label,
-    segments,
-    site_names,
-    site_predicate,
-)
+from .title import ARTICLE_TYPES, SitePredicate, segments, site_test
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -71,7 +64,7 @@ _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I
 # "By X", "Analysis by X", "Von X": up to three words before "by"; or a label
 # and its colon, in the languages that write "Author: X" ("Autor: X").
 _AUTHOR_LABELS = (
-    r"author|autor|autore|auteur|yazar|penulis|tác giả|författare|forfatter|szerző|kirjoittaja|"
+    r"author|autor|autore|auteur|contributors?|yazar|penulis|tác giả|författare|forfatter|szerző|kirjoittaja|"
     r"συντάκτης|автор|الكاتب|כותב|작성자"
 )
 # Only "by" may follow other words: "von" after a first name is a particle
@@ -154,9 +147,11 @@ def extract_metadata(doc: Document) -> dict:
     tree = doc.tree
     meta = doc.meta
     articles = _article_objects(doc.json_ld)
-    headline = extract_title(doc)
+    # The learned choice among the headline's copies; the rule's choice (extract_title)
+    # stays what the text algorithms compare with, so the body does not move.
+    headline = extract_headline(doc)
     text = doc.visible_text
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
     date = published_date(tree, meta, articles, text, headline, doc.url)
     return {
         "headline": headline,
@@ -473,6 +468,8 @@ def _meta_authors(meta: dict[str, str]) -> list[str]:
     for key in AUTHOR_META:
         value = meta.get(key)
         if value and not _URL_RE.search(value):
+            if key == "citation_author":
+                value = _INVERTED_NAME.sub(r"\2 \1", value.strip())
             return [value]
     for n in range(1, 5):
         label = meta.get(f"twitter:label{n}", "")
@@ -482,6 +479,8 @@ def _meta_authors(meta: dict[str, str]) -> list[str]:
     return []
 
 
+# Highwire's citation_author is written "Last, First M." (one author per tag).
+_INVERTED_NAME = re.compile(r"^([^\W\d][\w'’-]*(?: [^\W\d][\w'’-]*)?), ([^\W\d][\w'’.-]*(?: [^\W\d][\w'’.-]*){0,2})$")
 _WRITTEN_BY_LABEL = re.compile(r"\b(?:written|author|autor|auteur|verfasst)", re.I)
 
 
@@ -507,18 +506,28 @@ _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
     r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
     r"(?P<names>[^\n]{2,120})$"
-    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|written by|posted by)\s{{0,2}}[:：]\s{{0,3}}"
+    rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
+    r"\s{0,2}[:：]\s{0,3}"
     r"(?P<labelled>[^\n]{2,120})$",
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
 _GLUED_BY = re.compile(
-    r"^(\s{0,3}(?:(?:written|posted|article)\s{1,3})?(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
-    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS})\s{{0,2}}[:：])\s{{0,3}}\n",
+    r"^(\s{0,3}(?:(?:article|post|story)\s{1,3})?(?:(?:written|posted|article)\s{1,3})?"
+    r"(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
+    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|contributors?)\s{{0,2}}[:：]?)\s{{0,3}}\n",
     re.I | re.M,
 )
+
+
+def _glue_label(match: re.Match) -> str:
+    """A label alone on its line joined to the name below it; a bare "Author" gets its colon."""
+    label = match.group(1).rstrip()
+    if label[-1:] not in ":：" and not re.search(r"(?:by|von|par|por|door|av|przez)$", label, re.I):
+        label += ":"
+    return label + " "
 # Bylines looked for in the whole text when none is printed under the headline.
 MAX_BYLINES = 40
 
@@ -549,7 +558,7 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
 def _bylines(window: str, near: bool) -> list[str]:
     """Distinct byline names of a stretch of text, in order (at most three are needed)."""
     found: list[str] = []
-    window = _GLUED_BY.sub(r"\1 ", _GLUED_LIST.sub(r" \1 ", window))
+    window = _GLUED_BY.sub(_glue_label, _GLUED_LIST.sub(r" \1 ", window))
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
         if number >= MAX_BYLINES or len(found) >= 3:
             break
@@ -688,7 +697,7 @@ def _strip_labels(value: str) -> str:
     return ""
 
 
-_BYLINE_PUNCT = " |-–—:：,.·•"
+_BYLINE_PUNCT = " |-–—:：,.·•⋅"
 _BYLINE_LABEL_RE = re.compile(
     r"^(?:(?:(?:written|posted|published|reported|updated)\s+)?(?:on\s+)?(?:by\s+)"
     r"|(?:posted|published|updated)(?:\s+on)?\s*$"
@@ -706,7 +715,7 @@ def _cut_tail(value: str) -> str:
 
 
 _BYLINE_TAIL_RE = re.compile(
-    r"\s*[|•·]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    r"\s*[|•·⋅]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
     re.IGNORECASE,
 )
 
@@ -842,8 +851,12 @@ def _looks_like_name(name: str) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
-    if token_count(name) > 8 or sum(ch.isdigit() for ch in name) > 2 or _CHROME_RE.search(name):
+    if token_count(name) > 8 or _CHROME_RE.search(name):
         return False
+    if sum(ch.isdigit() for ch in name) > 2 and not (
+        _HANDLE_RE.fullmatch(name) and sum(ch.isalpha() for ch in name) >= 3
+    ):
+        return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
     if name.casefold() in _LABEL_WORDS:
         return False
     if _JOB_RE.search(name):
@@ -854,6 +867,8 @@ def _looks_like_name(name: str) -> bool:
     return any(ch.isalpha() for ch in name)
 
 
+# A forum or site user name: one ASCII word that starts with a letter.
+_HANDLE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,40}")
 # Capitalised words that do not make a job title a name ("Senior Staff Writer").
 _NOT_A_NAME_WORDS = frozenset("the our senior chief contributing guest special associate managing "
                               "executive deputy".split())

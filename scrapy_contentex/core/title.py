@@ -190,7 +190,17 @@ def clean_title(text: str) -> str:
 
 
 def page_title(tree: HtmlElement) -> str | None:
-    """The ``<title>`` of the head (the seed's "meta title")."""
+    """The ``<title>`` of the head (the seed's "meta title").
+
+    The head is searched first: walking a whole tree for ``title`` (svg
+    icons carry them too) cost more than the rest of the lookup. The first
+    non-empty one in document order is the same either way.
+    """
+    head = tree.find("head")
+    for element in () if head is None else head.iter("title"):
+        text = _text(element)
+        if text:
+            return text
     for element in tree.iter("title"):
         text = _text(element)
         if text:
@@ -220,6 +230,14 @@ def headings(tree: HtmlElement) -> list[tuple[int, str]]:
             if len(found) >= MAX_HEADINGS:
                 break
     return found
+
+
+def page_headings(doc: Document) -> list[tuple[int, str]]:
+    """``headings`` of the Document's tree, computed once (the rule and the headline model both read them)."""
+    cached = doc.__dict__.get("_contentex_headings")
+    if cached is None:
+        cached = doc.__dict__["_contentex_headings"] = headings(doc.tree)
+    return cached
 
 
 def _plausible(text: str | None) -> bool:
@@ -354,6 +372,19 @@ def site_predicate(names: list[str], host: str | None) -> SitePredicate:
     return is_site
 
 
+def site_test(doc: Document) -> SitePredicate:
+    """The page's "is this the site's name" test, built once per Document (and URL).
+
+    The headline rule, the headline model and the author step all ask it.
+    """
+    cached = doc.__dict__.get("_contentex_site_test")
+    if cached is not None and cached[0] == doc.url:
+        return cached[1]
+    test = site_predicate(site_names(doc.tree, doc.meta, doc.json_ld), host_label(doc.url))
+    doc.__dict__["_contentex_site_test"] = (doc.url, test)
+    return test
+
+
 def _trim_heading(heading: str, references: list[str], is_site: SitePredicate) -> str:
     """Drop a badge glued before the heading ("Question Social login ...", "Ruby Ruby：...").
 
@@ -442,9 +473,9 @@ def _extract_title(doc: Document) -> str | None:
     social = [clean_title(meta.get(k, "")) for k in ("og:title", "twitter:title")]
     ld = structured_headline(tree, doc.json_ld)
     references = [r for r in (ld, *social, raw_title) if r]
-    is_site = site_predicate(site_names(tree, meta, doc.json_ld), host_label(doc.url))
+    is_site = site_test(doc)
 
-    candidates = headings(tree)
+    candidates = page_headings(doc)
     shown = shown_headline(doc, candidates, raw_title, social, is_site)
     if shown:
         return _trim_heading(shown, references, is_site)

@@ -1,0 +1,179 @@
+"""The headline a reader sees, chosen among the page's candidates by a small learned model.
+
+Sites state their headline several times and the copies disagree: the
+``<h1>`` shows one wording, ``<title>`` carries another (often with the site
+name), og:title and the JSON-LD ``headline`` a third. No fixed order of
+trust is right: the ``<h1>`` is the shown headline on some pages and a
+banner on others; the ``<title>`` is sometimes the only clean copy. So every
+copy (and the site-name-free parts of ``<title>``) becomes a candidate, each
+candidate gets a handful of features (which sources state it, how many agree,
+whether the page prints it, its similarity to the other copies), and a
+logistic regression scores them; the best-scored candidate is the headline.
+
+The rule-based choice of :mod:`.title` (seed 002 plus its refinements) is one
+of the candidates and one of the features, so the model only has to learn
+when to overrule it. ``training/train_headline.py`` fits the weights
+(scrapy_contentex/models/headline.json, a few dozen numbers); the file is
+read once per process, on first use. ``extract_title`` itself is unchanged:
+the text algorithms compare blocks with it, and the body must not move when
+the metadata improves.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .document import Document
+from .lang import token_count
+from .pagetype_model import LogisticModel
+from .title import (
+    MAX_CMP,
+    _headline_segments,
+    clean_title,
+    extract_title,
+    page_headings,
+    page_title,
+    segments,
+    similarity,
+    site_test,
+    strip_site_name,
+    structured_headline,
+)
+from .trees import read_model
+
+MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "headline.json"
+
+# Sources a candidate may come from; each is a 0/1 feature.
+SOURCES = (
+    "rule", "h1_first", "h1_other", "h2", "og", "twitter", "ld", "ld_stripped", "og_stripped",
+    "title", "title_first", "title_segment", "title_stripped",
+)
+# Headings looked at per level: the headline is among the first ones.
+MAX_PER_LEVEL = 3
+# Occurrences of a candidate in the visible text counted, at most.
+MAX_PRINTED = 3
+# Characters of a heading used as a reference to clean site names off titles.
+MAX_REFERENCE = 2 * MAX_CMP
+
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def _norm(text: str) -> str:
+    """Comparison key: NFKC, case-folded, every run of non-word characters one space."""
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+@dataclass
+class Candidate:
+    """One wording of the headline and the sources that state it."""
+
+    text: str
+    sources: set[str] = field(default_factory=set)
+
+
+def candidates(doc: Document) -> list[Candidate]:
+    """Every copy of the headline the page states, merged when they read the same.
+
+    The first text seen for a wording is kept (the rule's own answer first).
+    """
+    tree, meta = doc.tree, doc.meta
+    is_site = site_test(doc)
+    found: dict[str, Candidate] = {}
+
+    def add(text: str | None, source: str) -> None:
+        text = clean_title(text or "")
+        key = _norm(text)
+        if not key or token_count(text) > 80:
+            return
+        found.setdefault(key, Candidate(text)).sources.add(source)
+
+    add(extract_title(doc), "rule")
+    levels: dict[int, list[str]] = {}
+    for level, text in page_headings(doc):
+        levels.setdefault(level, []).append(text)
+    for number, text in enumerate(levels.get(1, [])[:MAX_PER_LEVEL]):
+        add(text, "h1_first" if number == 0 else "h1_other")
+    for text in levels.get(2, [])[:1]:
+        add(text, "h2")
+    # The references that clean a site name off a title: the top headings, cut to
+    # the start a headline can match (a hostile 50 kB heading must not make every
+    # comparison cost its length; sixty sidebar headings must not either).
+    heading_texts = [t[:MAX_REFERENCE] for level in (1, 2) for t in levels.get(level, [])[:MAX_PER_LEVEL]]
+    social = {"og": meta.get("og:title"), "twitter": meta.get("twitter:title"),
+              "ld": structured_headline(tree, doc.json_ld)}
+    for source, value in social.items():
+        add(value, source)
+    for source, value in (("og_stripped", social["og"]), ("ld_stripped", social["ld"])):
+        if value and len(segments(value)) > 1:
+            add(strip_site_name(clean_title(value), heading_texts, is_site), source)
+    raw = page_title(tree)
+    if raw:
+        add(raw, "title")
+        parts = segments(raw)
+        if len(parts) > 1:
+            add(parts[0], "title_first")
+            for part in _headline_segments(raw, is_site):
+                add(part, "title_segment")
+            add(strip_site_name(raw, heading_texts, is_site), "title_stripped")
+    return list(found.values())
+
+
+def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
+    """Feature values of each candidate (names as in the model file)."""
+    tree, meta = doc.tree, doc.meta
+    is_site = site_test(doc)
+    # Case-folded, blanks as printed: a C-speed search (normalising the whole
+    # page text like the candidates cost more than the rest of the model).
+    shown = " " + " ".join(doc.visible_text.casefold().split()) + " "
+    raw = page_title(tree) or ""
+    og = clean_title(meta.get("og:title") or "")
+    h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
+    rule = next((c.text for c in cands if "rule" in c.sources), "")
+    rows = []
+    for cand in cands:
+        key = " ".join(cand.text.casefold().split())
+        first = shown.find(f" {key} ")
+        tokens = token_count(cand.text)
+        row = {f"from_{s}": float(s in cand.sources) for s in SOURCES}
+        row.update({
+            "sources": float(len(cand.sources)),
+            "log_tokens": math.log1p(tokens),
+            "is_site": float(is_site(cand.text)),
+            "printed": float(min(MAX_PRINTED, shown.count(f" {key} "))),
+            "separators": float(len(segments(cand.text)) > 1),
+            "sim_title": similarity(cand.text, raw) if raw else 0.0,
+            "sim_og": similarity(cand.text, og) if og else 0.0,
+            "sim_h1": similarity(cand.text, h1) if h1 else 0.0,
+            "sim_rule": similarity(cand.text, rule) if rule else 0.0,
+            "first_at": first / len(shown) if first >= 0 else 1.0,
+            "words_vs_title": tokens / max(1, token_count(raw)),
+            "has_digit": float(any(ch.isdigit() for ch in cand.text)),
+        })
+        rows.append(row)
+    return rows
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> LogisticModel:
+    """The shipped headline model (or one at ``path``), read once per process."""
+    return LogisticModel.from_json(read_model(str(path or MODEL_PATH)))
+
+
+def choose(cands: list[Candidate], rows: list[dict[str, float]], model: LogisticModel) -> str | None:
+    """The best-scored candidate's text; ties go to the earlier candidate (the rule's first)."""
+    if not cands:
+        return None
+    scores = [model.index_probability(row) for row in rows]
+    best = max(range(len(cands)), key=lambda i: (scores[i], -i))
+    return cands[best].text
+
+
+def extract_headline(doc: Document, model: LogisticModel | None = None) -> str | None:
+    """The headline a reader sees: the model's choice among the page's candidates."""
+    cands = candidates(doc)
+    return choose(cands, features(doc, cands), model or load_model())

@@ -1,0 +1,34 @@
+"""The learned headline choice: candidates, features and the shipped model agree."""
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.headline import candidates, extract_headline, features, load_model
+
+PAGE = """<html><head><title>Seven ways to grow basil indoors | Green Thumb Weekly</title>
+<meta property="og:title" content="Seven ways to grow basil indoors">
+<meta property="og:site_name" content="Green Thumb Weekly"></head>
+<body><header><h1>Green Thumb Weekly</h1></header>
+<article><h1>Seven ways to grow basil indoors</h1><h2>Light</h2>
+<p>Basil wants six hours of light a day; a south window gives it that in summer.</p></article>
+</body></html>"""
+
+
+def test_copies_of_one_headline_are_one_candidate_with_every_source():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/basil")
+    by_text = {c.text: c.sources for c in candidates(doc)}
+    assert {"og", "title_first", "rule"} <= by_text["Seven ways to grow basil indoors"]
+    assert "h1_first" in by_text["Green Thumb Weekly"]
+
+
+def test_the_site_banner_loses_to_the_headline():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/basil")
+    assert extract_headline(doc) == "Seven ways to grow basil indoors"
+
+
+def test_shipped_model_reads_exactly_the_features_the_code_computes():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/basil")
+    rows = features(doc, candidates(doc))
+    assert set(load_model().features) == set(rows[0])
+
+
+def test_no_candidate_no_headline():
+    assert extract_headline(Document("<html><body><p>just text here</p></body></html>")) is None
