@@ -22,8 +22,6 @@ makes of the page (the rules become one voice among the features):
 * overlap with the <title> (seed 002's title similarity), position in the
   page, repetition of the line, the neighbours' figures;
 * whether the rule-chosen region holds the line, how far it is from it.
-* the line's digits, capitals and closing punctuation, and its distance
-  from the headline line.
 
 Everything is computed with array operations over the element table (the
 walk of :class:`PageBlocks` is the only pass over the tree), so the cost
@@ -32,7 +30,6 @@ grows with the number of lines, not with pages' nesting.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -105,9 +102,6 @@ _NAME_GROUPS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 _OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_OWN_TAGS) for tag in group}
 _NAME_BITS: dict[str, int] = {}
 _LEVELS = 4
-_DIGIT_RE = re.compile(r"\d")
-_CAPITAL_RE = re.compile(r"[A-Z]")
-_SENTENCE_ENDS = frozenset(".!?;:。！？；：…\"'”’)")
 _NEIGHBOURS = (-2, -1, 1, 2)
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -124,8 +118,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     *(f"nb{d:+d}_{what}" for d in _NEIGHBOURS for what in ("tokens", "link_share", "rule_kept")),
     "page_log_tokens", "page_link_share", "page_log_lines", "page_thread", "rule_share",
     "template_log_lines", "template_token_share",
-    "line_digit_share", "line_sentence_end", "line_upper_share",
-    "head_offset", "head_offset_lines", "head_found",
 )
 
 
@@ -397,39 +389,7 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     put("rule_share", float((line_tok * rule_kept).sum()) / max(1.0, float(line_tok.sum())))
     put("template_log_lines", np.log(np.bincount(templates)[templates]))
     put("template_token_share", np.bincount(templates, weights=line_tok)[templates] / max(1.0, float(line_tok.sum())))
-    _shape_features(out, col, texts, line_chars, overlap)
     return out
-
-
-def _shape_features(out: np.ndarray, col: dict[str, int], texts: list[str],
-                    line_chars: np.ndarray, overlap: np.ndarray) -> None:
-    """The line's character make-up and its place relative to the headline.
-
-    Prices, dates and counters are digits; prose ends its sentences; menus,
-    buttons and labels are capitalised (ASCII capitals: the Latin-script
-    signal, counted by one regex).  The main text starts at the headline
-    (the line showing the h1's text, else the line sharing most words with
-    the <title>), so lines before it are mostly navigation.  Measured under
-    grouped CV over three seeds: forums-harvest +0.01, product +0.01,
-    documentation +0.005, the other sets unchanged.
-    """
-    m = len(texts)
-    chars = np.maximum(line_chars, 1.0)
-    digits, capitals = _DIGIT_RE.findall, _CAPITAL_RE.findall
-    out[:, col["line_digit_share"]] = np.fromiter((len(digits(t)) for t in texts), np.float64, m) / chars
-    out[:, col["line_upper_share"]] = np.fromiter((len(capitals(t)) for t in texts), np.float64, m) / chars
-    out[:, col["line_sentence_end"]] = [t.rstrip()[-1:] in _SENTENCE_ENDS for t in texts]
-    h1 = np.flatnonzero(out[:, col["line_is_h1_text"]] > 0)
-    if len(h1):
-        head = int(h1[0])
-    elif len(overlap) and overlap.max() >= 0.5:
-        head = int(np.argmax(overlap))
-    else:
-        return
-    pos = np.arange(m)
-    out[:, col["head_offset"]] = (pos - head) / max(1, m - 1)
-    out[:, col["head_offset_lines"]] = np.clip(pos - head, -50, 50)
-    out[:, col["head_found"]] = 1.0
 
 
 def _bits_of(names: str) -> int:
