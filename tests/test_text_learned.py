@@ -140,3 +140,22 @@ def test_a_page_shown_only_in_noscript_is_read_from_there():
                                    "the comments, the video and the poll.</p></noscript>")
     ordinary = learned.extract(Document(page))
     assert PARAGRAPHS[0] in ordinary and "enable JavaScript" not in ordinary
+
+
+def test_repeated_lines_are_kept_once_unless_quoted():
+    lines = ["Blue Mug", "A mug.", "Blue Mug", "Quoted reply text here.", "Quoted reply text here."]
+    assert combined.drop_repeats(lines, set()) == ["Blue Mug", "A mug.", "Quoted reply text here."]
+    assert combined.drop_repeats(lines, {"Quoted reply text here."}) == [
+        "Blue Mug", "A mug.", "Quoted reply text here.", "Quoted reply text here."]
+
+
+def test_the_default_keeps_a_card_title_once_and_a_quoted_post_twice():
+    post = "I think the new release fixed the memory leak we saw in version two of the parser."
+    body = "".join(f"<p>{p}</p>" for p in PARAGRAPHS)
+    html = (f"<html><head><title>Thread</title></head><body><article><h1>Thread</h1>{body}"
+            f"<div class='post'><p>{post}</p></div><div class='post'><blockquote>{post}</blockquote>"
+            f"<p>Agreed, and the speed-up in the tokenizer is welcome as well for big files.</p></div>"
+            f"<p>{PARAGRAPHS[0]}</p></article></body></html>")
+    text = learned.extract(Document(html))
+    assert text.count(PARAGRAPHS[0]) == 1
+    assert text.count(post) == 2

@@ -28,6 +28,7 @@ from .region import page_blocks
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
 DEFAULT_MODEL = "blocks"
 _RULE_KEPT = FEATURE_NAMES.index("rule_kept")
+_QUOTE = [FEATURE_NAMES.index("in_quote"), FEATURE_NAMES.index("name_quote")]
 
 
 class LineModel:
@@ -85,4 +86,6 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
         # (measured under grouped CV: forums +0.014, others unchanged).
         keep = lines.features[:, _RULE_KEPT] > 0
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
-    return finish(pb, kept, lines.thread, prm)
+    in_quote = lines.features[:, _QUOTE].any(axis=1)
+    quoted = {text for text, q in zip(lines.texts, in_quote, strict=True) if q}
+    return finish(pb, kept, lines.thread, prm, quoted)
