@@ -16,6 +16,7 @@ purpose: without the crawl time they cannot be turned into a day.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
@@ -112,6 +113,42 @@ _YM = re.compile(
 )
 _EPOCH = re.compile(r"^\s*(\d{10})(\d{3})?\s*$")
 
+# Every pattern holds a year (its ``y`` group) starting at most _YEAR_REACH
+# characters into the match (33 for _DMY: "31st of septiembre de 2024", less
+# for the others), and no pattern reads more than _MATCH_REACH characters
+# past its start (all its runs are bounded: about 100 for the longest date
+# with a full clock time and zone). Both are kept well above those figures.
+_YEAR_AT = re.compile(r"(?=(?:19|20)\d\d)")
+_YEAR_REACH = 64
+_MATCH_REACH = 256
+
+
+def _near_years(regex: re.Pattern, text: str, years: list[int]) -> Iterator[re.Match]:
+    """``regex.finditer(text)``, scanning only the stretches around the years.
+
+    Years close together form one window; a window is searched from its
+    first year's reach to its last year plus the longest a match reads, and
+    only matches starting at or before its last year are kept (their reading
+    never hits the window's end, so they are the whole text's matches, and
+    no match can start anywhere else). Pages are mostly text without years:
+    the patterns no longer try every position of it.
+    """
+    done = 0  # end of the last match: finditer's matches never overlap
+    i, n = 0, len(years)
+    while i < n:
+        last = years[i]
+        j = i + 1
+        while j < n and years[j] - _YEAR_REACH <= last + _MATCH_REACH:
+            last = years[j]
+            j += 1
+        for match in regex.finditer(text, max(done, years[i] - _YEAR_REACH), last + _MATCH_REACH):
+            if match.start() > last:
+                break
+            done = match.end()
+            yield match
+        i = j
+
+
 _PATTERNS = (("ymd", _YMD), ("mdy", _MDY), ("dmy", _DMY), ("num", _NUM), ("vi", _VI))
 
 
@@ -176,15 +213,18 @@ def find_dates(text: str, months: bool = False) -> list[DateMatch]:
 
     ``months`` also reports year-month dates ("2024年3月") that carry no day.
     """
+    years = [m.start() for m in _YEAR_AT.finditer(text)]
+    if not years:
+        return []  # every pattern matches a year
     found: list[DateMatch] = []
     for kind, regex in _PATTERNS:
-        for match in regex.finditer(text):
+        for match in _near_years(regex, text, years):
             built = _from_match(kind, match)
             if built:
                 raw = match.group(0).strip()
                 found.append(DateMatch(built[0], raw, match.start(), match.end(), built[1]))
     if months:
-        for match in _YM.finditer(text):
+        for match in _near_years(_YM, text, years):
             y, m = int(match.group("y")), int(match.group("m1") or match.group("m2"))
             if MIN_YEAR <= y <= MAX_YEAR:
                 found.append(
