@@ -105,3 +105,42 @@ def test_korean_and_vietnamese_dates():
     assert parse_date("2024년 5월 13일")[0] == "2024-05-13"
     assert parse_date("13 tháng 5, 2024")[0] == "2024-05-13"
     assert parse_date("ngày 13 tháng 5 năm 2024 10:30")[0] == "2024-05-13T10:30:00"
+
+
+def _dates_by_full_scan(text: str) -> list[tuple[str, int, int]]:
+    """Reference: every pattern run over the whole text (what find_dates did before windows)."""
+    from scrapy_contentex.core import dates as D
+
+    found = []
+    for kind, regex in D._PATTERNS:
+        for match in regex.finditer(text):
+            built = D._from_match(kind, match)
+            if built:
+                found.append((built[0], match.start(), match.end()))
+    found.sort(key=lambda d: (d[1], d[1] - d[2]))
+    kept: list[tuple[str, int, int]] = []
+    for item in found:
+        if not kept or item[1] >= kept[-1][2]:
+            kept.append(item)
+    return kept
+
+
+def test_find_dates_windows_match_a_full_scan():
+    # Dates dense and far apart, years that start no date, long yearless stretches:
+    # searching only around the years must find exactly what a full scan finds.
+    import random
+
+    pieces = ["2024", "1999", "19", "20", "-", "/", ".", " ", "年", "月", "日", "3", "12", "31",
+              "March", "mar.", "8th", "of", "de", "março", "tháng", "năm", ",", "at", "8:30",
+              "pm", "+02:00", "T", "\n", "2024-03-08T10:22:33.123+0100", "x" * 300, "文字" * 100]
+    rng = random.Random(7)
+    for _ in range(400):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 120)))
+        got = [(d.iso, d.start, d.end) for d in find_dates(text)]
+        assert got == _dates_by_full_scan(text), text
+
+
+def test_find_dates_far_apart_and_none():
+    text = "word " * 2000 + "Posted March 8, 2014 at 8:30 pm" + " filler" * 500 + "2020年1月2日"
+    assert [d.iso for d in find_dates(text)] == ["2014-03-08T20:30:00", "2020-01-02"]
+    assert find_dates("no year here, only 12/03 and March 8") == []

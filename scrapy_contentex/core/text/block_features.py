@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 
@@ -311,12 +312,12 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
 
     # Element-level flags, inherited down subtrees by range marking.
     cols: dict[str, np.ndarray] = {}
-    tag_bits = np.fromiter((_TAG_BITS.get(t, 0) for t in tags), np.int64, n)
+    tag_bits = np.fromiter(map(_TAG_BITS.get, tags, repeat(0, n)), np.int64, n)
     ends = np.asarray(end, np.int64)
     for bit, (name, _) in enumerate(_TAG_GROUPS):
         idx = np.flatnonzero(tag_bits & (1 << bit))
         cols[name] = _inside(n, idx, ends[idx])[own]
-    own_tag = np.fromiter((_OWN_TAG_CODES.get(tags[o], -1) for o in owners), np.int64, m)
+    own_tag = np.fromiter(map(_OWN_TAG_CODES.get, map(tags.__getitem__, owners), repeat(-1, m)), np.int64, m)
     for code, (name, _) in enumerate(_OWN_TAGS):
         cols[name] = (own_tag == code).astype(np.float64)
     names = _name_bits(pb, owners, parent)

@@ -202,7 +202,7 @@ def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
     region_tokens = pb.total_tokens[region]  # a caption is a minor part of the region
     # images[k - region]: <img>/<picture> elements of the region before index k
     # (an element's count is a difference; regions are disjoint, so linear).
-    images = [0, *accumulate(tags[k] in _IMAGE_TAGS for k in range(region, end))]
+    images = [0, *accumulate(map(_IMAGE_TAGS.__contains__, tags[region:end]))]
     for j in range(region + 1, end):
         p = parent[j]
         if p in skip:
