@@ -285,11 +285,9 @@ class Document:
         One walk of the tree serves every reader of the page's text near its
         top (dates, bylines, the language guess) instead of one walk each.
         """
-        from .text.common import block_text
+        from .text.common import body_block_text
 
-        body = self.tree.find("body")
-        return block_text(body if body is not None else self.tree, skip=SKIP_TEXT_TAGS,
-                          limit=VISIBLE_TEXT_CHARS)
+        return body_block_text(self.tree, SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS)
 
     def fresh_tree(self) -> lxml_html.HtmlElement:
         """A private copy of the tree for algorithms that delete nodes."""
