@@ -46,3 +46,18 @@ def test_body_block_text_matches_the_walk():
         assert body_block_text(tree, SKIP_TEXT_TAGS, 1000) == walk
     text = body_block_text(Document(pages[0]).tree, SKIP_TEXT_TAGS, 10_000)
     assert text == "Head\nOne bold two\nthree\ntail\nab\nc1\nc2\nx\ny\nafter svg"
+
+
+def test_body_block_text_reads_trees_too_deep_for_the_stylesheet():
+    # libxslt stops at a few thousand levels; such a tree is read by the walk.
+    from lxml import etree
+
+    from scrapy_contentex.core.document import SKIP_TEXT_TAGS
+    from scrapy_contentex.core.text.common import body_block_text
+
+    root = parse_html("<html><body><p>top</p></body></html>")
+    el = root.find("body")
+    for _ in range(5000):
+        el = etree.SubElement(el, "div")
+        el.text = "w"
+    assert body_block_text(root, SKIP_TEXT_TAGS, 100_000) == "top\n" + "\n".join(["w"] * 5000)
