@@ -25,12 +25,12 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from .document import Document
 from .lang import token_count
 from .pagetype_model import LogisticModel
+from .pagetype_model import load_model as load_logistic
 from .title import (
     MAX_CMP,
     _headline_segments,
@@ -44,7 +44,6 @@ from .title import (
     strip_site_name,
     structured_headline,
 )
-from .trees import read_model
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models" / "headline.json"
 
@@ -158,10 +157,10 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     return rows
 
 
-@lru_cache(maxsize=4)
 def load_model(path: str | None = None) -> LogisticModel:
-    """The shipped headline model (or one at ``path``), read once per process."""
-    return LogisticModel.from_json(read_model(str(path or MODEL_PATH)))
+    """The shipped headline model (or one at ``path``), read once per process by
+    the page-type model's cached loader (the same file format)."""
+    return load_logistic(str(path or MODEL_PATH))
 
 
 def choose(cands: list[Candidate], rows: list[dict[str, float]], model: LogisticModel) -> str | None:
