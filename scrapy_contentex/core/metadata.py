@@ -526,11 +526,14 @@ def _semantic_authors(tree: HtmlElement) -> list[str]:
     return found
 
 
+# The word that introduces a byline's name, in the languages that write "By X".
+_BY_WORDS = "by|von|par|por|door|av|przez"
 # A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster",
 # "Author: Jane Roe", "Written by:Jane Roe", "Article byJane Roe" (markup glued the name).
 _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
-    r"(?:by|von|par|por|door|av|przez)(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
+    rf"(?:{_BY_WORDS})"
+    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
     r"(?P<names>[^\n]{2,120})$"
     rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
     r"\s{0,2}[:：]\s{0,3}"
@@ -542,18 +545,22 @@ _BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
 _GLUED_BY = re.compile(
     r"^(\s{0,3}(?:(?:article|post|story)\s{1,3})?(?:(?:written|posted|article)\s{1,3})?"
-    r"(?:by|von|par|por|door|av|przez)\s{0,3}[:：]?"
-    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|contributors?)\s{{0,2}}[:：]?)\s{{0,3}}\n",
+    rf"(?:{_BY_WORDS})"
+    r"\s{0,3}[:：]?"
+    rf"|\s{{0,3}}(?:{_AUTHOR_LABELS}|authors)\s{{0,2}}[:：]?)\s{{0,3}}\n",
     re.I | re.M,
 )
+_ENDS_WITH_BY = re.compile(rf"(?:{_BY_WORDS})$", re.I)
 
 
 def _glue_label(match: re.Match) -> str:
     """A label alone on its line joined to the name below it; a bare "Author" gets its colon."""
     label = match.group(1).rstrip()
-    if label[-1:] not in ":：" and not re.search(r"(?:by|von|par|por|door|av|przez)$", label, re.I):
+    if label[-1:] not in ":：" and not _ENDS_WITH_BY.search(label):
         label += ":"
     return label + " "
+
+
 # Bylines looked for in the whole text when none is printed under the headline.
 MAX_BYLINES = 40
 
