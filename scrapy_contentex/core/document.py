@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Hashable
 from functools import cached_property
+from typing import TypeVar
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -20,6 +22,8 @@ from w3lib.encoding import (
 )
 
 from .errors import EmptyDocumentError, NotHtmlError
+
+_T = TypeVar("_T")
 
 _XML_DECL_RE = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 # C0 control characters other than tab, newline and carriage return: libxml2
@@ -288,6 +292,21 @@ class Document:
         from .text.common import body_block_text
 
         return body_block_text(self.tree, SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS)
+
+    def memo(self, key: Hashable, build: Callable[[], _T], by_url: bool = False) -> _T:
+        """``build()``, computed once per Document and kept on it.
+
+        For what several extractors read from one page but the Document
+        cannot compute itself (its modules import this one): the title, the
+        site-name test, structured items, text leaves. ``by_url``: the value
+        reads ``url``, which :func:`as_document` may set after the first
+        reader, so it is computed again for a new URL.
+        """
+        memo = self.__dict__.setdefault("_memo", {})
+        slot = (key, self.url) if by_url else key
+        if slot not in memo:
+            memo[slot] = build()
+        return memo[slot]
 
     def fresh_tree(self) -> lxml_html.HtmlElement:
         """A private copy of the tree for algorithms that delete nodes."""

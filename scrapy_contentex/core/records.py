@@ -1000,11 +1000,7 @@ def body_leaves(doc) -> list:
     (``extract(kind="auto")`` runs both): they share one list, kept on the
     Document next to the tree it points into. Treat it as read-only.
     """
-    leaves = doc.__dict__.get("_contentex_body_leaves")
-    if leaves is None:
-        leaves = text_leaves(body_of(doc.tree))
-        doc.__dict__["_contentex_body_leaves"] = leaves
-    return leaves
+    return doc.memo("body_leaves", lambda: text_leaves(body_of(doc.tree)))
 
 
 def document_records(doc, params: RecordParams | None = None) -> RecordResult:
@@ -1014,8 +1010,4 @@ def document_records(doc, params: RecordParams | None = None) -> RecordResult:
     """
     params = params or RecordParams()
     key = (tuple(params.extra_attributes), params.keep, params.min_pairs, params.max_repeat)
-    memo = doc.__dict__.setdefault("_contentex_records", {})
-    result = memo.get(key)
-    if result is None:
-        result = memo[key] = extract_records(doc.tree, params, body_leaves(doc))
-    return result
+    return doc.memo(("records", key), lambda: extract_records(doc.tree, params, body_leaves(doc)))

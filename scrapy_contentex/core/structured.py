@@ -132,14 +132,13 @@ def document_objects(doc: Document) -> list[dict]:
     auto kind runs both on one page). The list and its dicts are shared:
     treat them as read-only.
     """
-    objects = doc.__dict__.get("_contentex_objects")
-    if objects is None:
-        tree = doc.tree
+    def build() -> list[dict]:
         objects = list(doc.json_ld)  # the Document's: decoded once for every reader
         if has_item_scope(doc.html):
-            objects += microdata_items(tree)  # same shape: typed dicts
-        doc.__dict__["_contentex_objects"] = objects
-    return objects
+            objects += microdata_items(doc.tree)  # same shape: typed dicts
+        return objects
+
+    return doc.memo("objects", build)
 
 
 def types_of(obj: dict) -> set[str]:

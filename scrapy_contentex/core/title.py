@@ -255,10 +255,7 @@ def headings(tree: HtmlElement) -> list[tuple[int, str]]:
 
 def page_headings(doc: Document) -> list[tuple[int, str]]:
     """``headings`` of the Document's tree, computed once (the rule and the headline model both read them)."""
-    cached = doc.__dict__.get("_contentex_headings")
-    if cached is None:
-        cached = doc.__dict__["_contentex_headings"] = headings(doc.tree)
-    return cached
+    return doc.memo("headings", lambda: headings(doc.tree))
 
 
 def _plausible(text: str | None) -> bool:
@@ -398,12 +395,11 @@ def site_test(doc: Document) -> SitePredicate:
 
     The headline rule, the headline model and the author step all ask it.
     """
-    cached = doc.__dict__.get("_contentex_site_test")
-    if cached is not None and cached[0] == doc.url:
-        return cached[1]
-    test = site_predicate(site_names(doc.tree, doc.meta, doc.json_ld), host_label(doc.url))
-    doc.__dict__["_contentex_site_test"] = (doc.url, test)
-    return test
+    return doc.memo(
+        "site_test",
+        lambda: site_predicate(site_names(doc.tree, doc.meta, doc.json_ld), host_label(doc.url)),
+        by_url=True,
+    )
 
 
 def _trim_heading(heading: str, references: list[str], is_site: SitePredicate) -> str:
@@ -431,12 +427,7 @@ def extract_title(doc: Document) -> str | None:
     Metadata, the text algorithms and the product extractor all ask for it:
     it is computed once per Document (and URL, which the site test reads).
     """
-    cached = doc.__dict__.get("_contentex_title")
-    if cached is not None and cached[0] == doc.url:
-        return cached[1]
-    title = _extract_title(doc)
-    doc.__dict__["_contentex_title"] = (doc.url, title)
-    return title
+    return doc.memo("title", lambda: _extract_title(doc), by_url=True)
 
 
 def shown_headline(
