@@ -196,8 +196,8 @@ def test_listing_features_count_prices_tiles_and_links_to_content():
     )
     page = classify(Document(f"<html><body>{NAV_EN}{tiles}</body></html>"))
     assert page.features["log_prices"] > 2.5  # 12 prices
-    assert page.features["log_image_links"] > 2.5
-    assert page.features["log_record_repeat"] > 2.5  # 12 tiles share a class
+    assert page.features["log_empty_links"] > 2.5  # 12 image tiles: links without text
+    assert page.features["empty_link_share"] > 0.5
     assert page.features["content_link_share"] > 0.5
     assert content_link("/2024/03/city-park") and content_link("/item/1234567")
     assert not content_link("/world/") and not content_link("/about-us")

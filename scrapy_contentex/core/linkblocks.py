@@ -122,7 +122,8 @@ _INSIDE_RE = re.compile(
     r"|(/[aA]\s*>)|(/(?i:li|td|th|tr|table|ul|ol|dl|body|html)\s*>))"
 )
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
-_HREF_RE = re.compile(r"\bhref\s*=", re.I)
+# A link's href, its value captured (quoted either way, or bare).
+_HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)|'([^']*)|([^\s"'>]*))""", re.I)
 # [^<>] (not [^>]) keeps a stray "<x" without ">" from scanning to the end each time.
 _TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>]*>")
 _ATTR_RE = re.compile(r"<(/?[a-zA-Z][\w:-]*)[^<>]*>")
@@ -267,7 +268,14 @@ class LinkBlockScan:
     after it (``gap_text[-1]`` is the tail), ``lead_text`` before the first
     link, ``link_units`` inside all links and ``text_units`` on the page.
     ``text`` is the visible text the units were counted in (pieces joined by
-    ``\x1e``, buckets closed by ``\x1f``).
+    ``\x1e``, buckets closed by ``\x1f``); ``markup`` the same pieces before
+    tags were dropped (the page's markup outside raw-text elements and
+    comments, without the links' ``<a ...>`` start tags: each link's
+    bucket opens right after its ``\x1f``). ``hrefs[i]`` is link i's href
+    value as written, ``json_ld`` the content of the page's
+    ``application/ld+json`` scripts, ``textareas`` the number of
+    ``<textarea>`` elements (comment and reply forms). The page-type features read these
+    instead of passing over the page again.
     """
 
     length: int
@@ -283,6 +291,10 @@ class LinkBlockScan:
     text_units: int = 0
     distance: str = "text"
     text: str = field(default="", repr=False)
+    hrefs: list[str] = field(default_factory=list, repr=False)
+    markup: str = field(default="", repr=False)
+    json_ld: list[str] = field(default_factory=list, repr=False)
+    textareas: int = 0
 
     @property
     def link_count(self) -> int:
@@ -379,7 +391,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     scan = LinkBlockScan(length=len(html), distance=distance)
     if _SEP in html or _PIECE in html:
         html = html.translate(_SEPS_TO_SPACE)  # same length, same offsets
-    links = scan.links
+    links, hrefs, json_ld = scan.links, scan.hrefs, scan.json_ld
     # Pieces of text and bucket separators, in page order, to be joined with
     # _PIECE: buckets alternate between the text before/after links (even)
     # and the text inside a link (odd).
@@ -414,8 +426,13 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             if kind == 2:
                 # Skip the element's content: it is never page text or links.
                 gt = find(">", m.end())
-                end_m = _RAW_END[m.group(2).lower()].search(html, gt + 1) if gt >= 0 else None
+                name = m.group(2).lower()
+                end_m = _RAW_END[name].search(html, gt + 1) if gt >= 0 else None
                 pos = end_m.end() if end_m else n
+                if name == "script" and find("ld+json", m.end(), gt) >= 0:
+                    json_ld.append(html[gt + 1:end_m.start() if end_m else n])
+                elif name == "textarea":
+                    scan.textareas += 1
                 jumped = True
                 break
             if kind is None:  # comment
@@ -429,7 +446,8 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
                 if gt < 0:  # an unterminated <a: nothing after it is measured
                     pos = n
                     break
-                is_link = has_href(html, m.end(), gt) is not None
+                href = has_href(html, m.end(), gt)
+                is_link = href is not None
                 if link_start >= 0:
                     end = start  # an <a> closes the open one
                 pos = gt + 1
@@ -446,6 +464,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             if kind == 1:
                 if is_link:  # the gap's bucket ends, the link's begins
                     link_start = start
+                    hrefs.append(href.group(href.lastindex or 3) or "")
                     add(_SEP)
                     code_gaps.append(code_gap)
                     code_gap = 0
@@ -462,7 +481,8 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         links.append((link_start, n))
         add(_SEP)
     code_gaps.append(code_gap)
-    units, scan.text = count_buckets_and_text(_PIECE.join(parts))
+    scan.markup = _PIECE.join(parts)
+    units, scan.text = count_buckets_and_text(scan.markup)
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

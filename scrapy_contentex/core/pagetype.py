@@ -127,20 +127,31 @@ def declared_type(html: str) -> int:
     return _declared(og_type(html), *schema_types(html))
 
 
-def og_type(html: str) -> str | None:
+def og_type(html: str, end: int | None = None) -> str | None:
     """The page's og:type value, lowercased ("" when the tag has no value), or None.
 
-    Found with a substring search (fast) and read inside its tag only.
+    Found with a substring search (fast) in ``html[:end]`` and read inside
+    its tag only.
     """
+    end = len(html) if end is None else end
     for mark in ("og:type", "OG:TYPE", "og:Type"):
-        at = html.find(mark)
+        at = html.find(mark, 0, end)
         while at >= 0:
             tag = _OG_TYPE_RE.match(html, html.rfind("<", 0, at))
             if tag is not None and tag.end() > at:
                 c = _CONTENT_ATTR_RE.search(tag.group(0))
                 return c.group(1).lower() if c else ""
-            at = html.find(mark, at + 1)
+            at = html.find(mark, at + 1, end)
     return None
+
+
+def _head_end(html: str) -> int:
+    """Where the body starts (the end of the head, where meta tags are), else the page's end."""
+    for mark in ("<body", "<BODY"):
+        at = html.find(mark)
+        if at >= 0:
+            return at
+    return len(html)
 
 
 def schema_types(html: str) -> tuple[list[str], list[str]]:
@@ -180,11 +191,13 @@ def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
 # Each pattern below opens with a literal, which the regex engine finds fast.
 # Only the tags counted below, in lower or upper case (few matches to count).
 _TAG_NAME_RE = re.compile(
-    r"<(h[1-6]|p|li|article|time|textarea|H[1-6]|P|LI|ARTICLE|TIME|TEXTAREA)(?=[\s>/])"
+    r"<(h[1-6]|p|li|article|time|H[1-6]|P|LI|ARTICLE|TIME)(?=[\s>/])"
 )
-_CLASS_RE = re.compile(r"""class=["']([^"'<>]{1,200})""")
-# A heading whose first content is a link: the headline of a teaser.
-_HEADING_LINK_RE = re.compile(r"<h[1-6]\b[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,3}<a\s")
+# A heading whose first content is a link: the headline of a teaser. In the
+# scan's markup a link's start tag is left out and its bucket opens with the
+# bucket separator, so the heading's tag is followed (past at most three
+# other tags) by that separator.
+_HEADING_LINK_RE = re.compile(rf"<h[1-6]\b[^<>]*>\s*(?:<[^<>]*>\s*){{0,3}}{BUCKET_SEP}")
 _CANONICAL_RE = re.compile(
     r"""<link\b[^<>]*\brel\s*=\s*["']?canonical\b[^<>]*>|<meta\b[^<>]*og:url\b[^<>]*>""", re.I
 )
@@ -347,33 +360,31 @@ def dated_links(scan: LinkBlockScan, dates: list[int] | None = None) -> int:
     return len(dated)
 
 
-def markup_features(html: str, text: str, hrefs: list[str]) -> dict[str, float]:
-    """Repeated sibling records, headings, paragraphs and pagination.
+def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
+    """Teaser headings, headings, paragraphs, list items and pagination.
 
-    Tags are counted from one pass over tag names; class values and teaser
-    headings take one regex pass each (each pattern opens with a literal);
-    pagination is read from the class values, the links' paths and the text.
+    Read from what the scan kept, not from the page again: tag names and
+    teaser headings from ``scan.markup`` (the page without scripts, styles
+    and comments: about half its length), textareas from the scan's count,
+    pagination from the links' targets (``href_text``: joined once, so each
+    test is one substring search in C) and the visible text.
     """
+    markup = scan.markup
     tags: Counter[str] = Counter()
-    for name, n in Counter(_TAG_NAME_RE.findall(html)).items():
+    for name, n in Counter(_TAG_NAME_RE.findall(markup)).items():
         tags[name.lower()] += n
-    classes = Counter(_CLASS_RE.findall(html))
-    # joined once, so each test is one substring search in C
-    class_text, href_text = " ".join(classes), " ".join(hrefs)
+    text = scan.text
     pagination = (
-        any(mark in class_text for mark in ("pagination", "pager", "page-numbers"))
-        or "page=" in href_text or "/page/" in href_text
-        or "下一页" in text or "下页" in text
+        "page=" in href_text or "/page/" in href_text or "下一页" in text or "下页" in text
     )
     return {
-        "log_heading_links": _log(len(_HEADING_LINK_RE.findall(html))),
+        "log_heading_links": _log(len(_HEADING_LINK_RE.findall(markup))),
         "log_headings": _log(sum(tags[f"h{k}"] for k in range(1, 7))),
         "log_paragraphs": _log(tags["p"]),
         "log_articles": _log(tags["article"]),
         "log_items": _log(tags["li"]),
-        "log_record_repeat": _log(max(classes.values(), default=0)),
         "log_times": _log(tags["time"]),
-        "textarea": float(tags["textarea"] > 0),
+        "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
     }
 
@@ -384,27 +395,35 @@ _ARTICLE_TYPES = frozenset(t for t in _LD_CONTENT if t not in _SUBJECT_TYPES | {
 _PRICE_RE = re.compile(r"[$€£¥₹₩￥]\s?\d|\d\s?[€元円₽](?!\w)")
 # Its signs: a page's text without any of them has no price, and the regex,
 # which must try every digit, is skipped (most article and news pages).
-_PRICE_SIGNS = "$€£¥₹₩￥元円₽"
+_PRICE_SIGN_RE = re.compile("[$€£¥₹₩￥元円₽]")  # one pass, not one per sign
 
 
 def price_count(text: str) -> int:
     """Prices in the visible text (``_PRICE_RE``), skipping the pass when no sign is there."""
-    if not any(sign in text for sign in _PRICE_SIGNS):
+    if _PRICE_SIGN_RE.search(text) is None:
         return 0
     return len(_PRICE_RE.findall(text))
-_IMAGE_LINK_RE = re.compile(r"<a\s[^<>]*>\s*(?:<(?!a\b)[^<>]*>\s*){0,4}<(?:img|picture)\b")
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
 _DATE_RE = re.compile(r"(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]")
-_HREF_PATH_RE = re.compile(r"""href=["']?([^"'\s<>#]*)""")  # path and query
 _LONG_NUMBER_RE = re.compile(r"\d{5}")
 
 
-def declared_features(html: str) -> dict[str, float]:
+def declared_features(html: str, scan: LinkBlockScan | None = None) -> dict[str, float]:
     """What the page says it is: the overall reading (``declared_type``), the
     kind of its og:type, and how many products and articles it declares (a
-    list page declares many, a product or article page one)."""
-    og = og_type(html)
-    ld, md = schema_types(html)
+    list page declares many, a product or article page one).
+
+    With the page's ``scan``, JSON-LD types are read in the ``ld+json``
+    scripts it kept and microdata types in its markup, and og:type in the
+    head: a few small searches instead of passes over the whole page.
+    """
+    if scan is None:
+        og = og_type(html)
+        ld, md = schema_types(html)
+    else:
+        og = og_type(html, _head_end(html))
+        ld = [t for script in scan.json_ld for t in _LD_TYPE_RE.findall(script)]
+        md = _MD_TYPE_RE.findall(scan.markup) if "itemtype" in scan.markup else []
     d = _declared(og, ld, md)
     feats = dict.fromkeys(("og_article", "og_website", "og_product", "og_other"), 0.0)
     if og:
@@ -443,20 +462,21 @@ def date_offsets(text: str) -> list[int]:
     return [m.start() for m in _DATE_RE.finditer(text)]
 
 
-def listing_features(html: str, text: str, hrefs: list[str],
-                     dates: list[int] | None = None) -> dict[str, float]:
+def listing_features(scan: LinkBlockScan, hrefs: list[str], dates: list[int]) -> dict[str, float]:
     """Marks of a list of records: prices and dates (``dates``: their offsets
-    in ``text``, found here when not given) in the visible ``text``, image
-    links (tiles), and links that point at content pages."""
+    in the scan's visible text) in the visible text, links without text
+    (image tiles, icons), and links that point at content pages (``hrefs``:
+    the links' targets)."""
     content_links = sum(map(content_link, hrefs))
-    if dates is None:
-        dates = date_offsets(text)
+    links = max(scan.link_count, 1)
+    empty = scan.link_text.count(0)
     return {
-        "log_prices": _log(price_count(text)),
-        "log_image_links": _log(len(_IMAGE_LINK_RE.findall(html))),
+        "log_prices": _log(price_count(scan.text)),
+        "empty_link_share": empty / links,
+        "log_empty_links": _log(empty),
         "log_dates": _log(len(dates)),
         "log_content_links": _log(content_links),
-        "content_link_share": content_links / max(len(hrefs), 1),
+        "content_link_share": content_links / links,
     }
 
 
@@ -465,10 +485,11 @@ FEATURES = (
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
     "big_block_share", "max_block_share", "teaser_share", "no_prose", "dated_links",
     "log_heading_links", "log_headings", "log_paragraphs", "log_articles", "log_items",
-    "log_record_repeat", "log_times", "textarea", "pagination",
+    "log_times", "textarea", "pagination",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
     "log_ld_products", "log_ld_articles", "ld_lists",
-    "log_prices", "log_image_links", "log_dates", "log_content_links", "content_link_share",
+    "log_prices", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
+    "content_link_share",
     *URL_FEATURES,
 )
 
@@ -485,13 +506,15 @@ def features_of(doc: Document, params: PageTypeParams | None = None) -> tuple[di
 
 
 def _features(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, float]:
-    hrefs = _HREF_PATH_RE.findall(html)
+    """Every feature, read from the scan's outputs (links, their targets, the
+    visible text, the markup without scripts) plus a search of the head."""
+    hrefs = [h.split("#", 1)[0] for h in scan.hrefs]
     dates = date_offsets(scan.text)
     feats = scan_features(scan)
     feats["dated_links"] = dated_links(scan, dates) / max(scan.link_count, 1)
-    feats.update(markup_features(html, scan.text, hrefs))
-    feats.update(declared_features(html))
-    feats.update(listing_features(html, scan.text, hrefs, dates))
+    feats.update(markup_features(scan, " ".join(hrefs)))
+    feats.update(declared_features(html, scan))
+    feats.update(listing_features(scan, hrefs, dates))
     feats.update(url_features(url))
     return feats
 
