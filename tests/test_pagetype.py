@@ -366,3 +366,28 @@ def test_dated_links_counts_dates_right_after_links():
     prose = " ".join(["Posted on 2014-03-08 after a long meeting about roads and bridges."] * 10)
     page = f'<a href="/x">On 2014-03-08 news</a><p>{prose}</p><a href="/y">next</a>'
     assert dated_links(_scan(page)) == 0
+
+
+def _content_link_reference(href: str) -> bool:
+    """The rule written out step by step (the module matches it with one regex)."""
+    import re
+
+    path = href.split("?", 1)[0]
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if last.count("-") + last.count("_") >= 2 or re.search(r"\d{5}", last):
+        return True
+    return re.search(r"/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|\b)", path) is not None
+
+
+def test_content_link_matches_the_rule_on_random_targets():
+    import random
+
+    from scrapy_contentex.core.pagetype import content_link, content_link_count
+
+    random.seed(7)
+    pieces = ["a", "b", "-", "_", "/", "?", "0", "7", "/2014", "/1999", "/03", "/12", "/13", ".", "\n"]
+    hrefs = ["".join(random.choices(pieces, k=random.randint(0, 12))) for _ in range(5000)]
+    hrefs += ["/news/2024/03/", "/a/b-c-d//", "/item/123456?x=1", "/x?y=a-b-c", "", "/"]
+    assert [content_link(h) for h in hrefs] == [_content_link_reference(h) for h in hrefs]
+    assert content_link_count(hrefs) == sum(map(_content_link_reference, hrefs))
+    assert content_link_count(["/a-b-c", "/about"]) == 1 and content_link_count([]) == 0

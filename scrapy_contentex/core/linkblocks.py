@@ -121,6 +121,7 @@ _INSIDE_RE = re.compile(
     rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--"
     r"|(/[aA]\s*>)|(/(?i:li|td|th|tr|table|ul|ol|dl|body|html)\s*>))"
 )
+_OUTSIDE_RE = re.compile(rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--)")
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
 # A link's href, its value captured (quoted either way, or bare).
 _HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)|'([^']*)|([^\s"'>]*))""", re.I)
@@ -399,80 +400,69 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     code_gaps: list[int] = []  # code distance of each outside bucket ("code" only)
     # Local names: this loop runs once per link boundary on every page.
     add = parts.append
-    finditer, find, has_href = _INSIDE_RE.finditer, html.find, _HREF_RE.search
+    inside, outside, find, has_href = _INSIDE_RE.search, _OUTSIDE_RE.search, html.find, _HREF_RE.search
     n = len(html)
     pos = 0  # start of the markup not yet measured
     code_gap = 0  # code distance accumulated since the last link ended
     link_start = -1  # offset of the open link's "<a", -1 when outside a link
-    # One iterator over every boundary kind (cheaper than a search call per
-    # boundary); it is restarted only after skipping a raw-text element or a
-    # comment. A match that starts before ``pos`` lies inside a tag already
-    # measured; such a match ends by ``pos`` (it holds at most the tag's ">"),
-    # so it never hides a boundary.
-    matches = finditer(html)
-    while True:
-        jumped = False
-        for m in matches:
-            start = m.start()
-            if start < pos:
-                continue
-            kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
-            if link_start < 0 and (kind == 3 or kind == 4):
-                continue  # end tags only matter inside a link
-            if start > pos:
-                add(html[pos:start])
-                if not text_mode and link_start < 0:
-                    code_gap += code_distance(html[pos:start])
-            if kind == 2:
-                # Skip the element's content: it is never page text or links.
-                gt = find(">", m.end())
-                name = m.group(2).lower()
-                end_m = _RAW_END[name].search(html, gt + 1) if gt >= 0 else None
-                pos = end_m.end() if end_m else n
-                if name == "script" and find("ld+json", m.end(), gt) >= 0:
-                    json_ld.append(html[gt + 1:end_m.start() if end_m else n])
-                elif name == "textarea":
-                    scan.textareas += 1
-                jumped = True
-                break
-            if kind is None:  # comment
-                close = find("-->", m.end())
-                pos = n if close < 0 else close + 3
-                jumped = True
-                break
-            end = -1  # where the open link ends, when this boundary ends it
-            if kind == 1:
-                gt = find(">", m.end())
-                if gt < 0:  # an unterminated <a: nothing after it is measured
-                    pos = n
-                    break
-                href = has_href(html, m.end(), gt)
-                is_link = href is not None
-                if link_start >= 0:
-                    end = start  # an <a> closes the open one
-                pos = gt + 1
-            elif kind == 3:
-                end = pos = m.end()  # </a> belongs to the link
-            else:
-                # </li>, </td>...: the link ends before it; the tag is measured
-                # with the next gap.
-                end = pos = start
-            if end >= 0:  # the link's bucket ends
-                links.append((link_start, end))
-                link_start = -1
-                add(_SEP)
-            if kind == 1:
-                if is_link:  # the gap's bucket ends, the link's begins
-                    link_start = start
-                    hrefs.append(href.group(href.lastindex or 3) or "")
-                    add(_SEP)
-                    code_gaps.append(code_gap)
-                    code_gap = 0
-                elif not text_mode:
-                    code_gap += code_distance(html[start:pos])
-        if not jumped or pos >= n:
+    # Outside a link only a link start, a raw-text element or a comment
+    # matters; inside one, also the tags that end it. One search per boundary,
+    # with the pattern for where the scan is, so end tags outside links (the
+    # </li> after most menu links) cost no step of this loop.
+    while pos < n:
+        m = (inside if link_start >= 0 else outside)(html, pos)
+        if m is None:
             break
-        matches = finditer(html, pos)
+        start = m.start()
+        kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
+        if start > pos:
+            add(html[pos:start])
+            if not text_mode and link_start < 0:
+                code_gap += code_distance(html[pos:start])
+        if kind == 2:
+            # Skip the element's content: it is never page text or links.
+            gt = find(">", m.end())
+            name = m.group(2).lower()
+            end_m = _RAW_END[name].search(html, gt + 1) if gt >= 0 else None
+            pos = end_m.end() if end_m else n
+            if name == "script" and find("ld+json", m.end(), gt) >= 0:
+                json_ld.append(html[gt + 1:end_m.start() if end_m else n])
+            elif name == "textarea":
+                scan.textareas += 1
+            continue
+        if kind is None:  # comment
+            close = find("-->", m.end())
+            pos = n if close < 0 else close + 3
+            continue
+        end = -1  # where the open link ends, when this boundary ends it
+        if kind == 1:
+            gt = find(">", m.end())
+            if gt < 0:  # an unterminated <a: nothing after it is measured
+                pos = n
+                break
+            href = has_href(html, m.end(), gt)
+            if link_start >= 0:
+                end = start  # an <a> closes the open one
+            pos = gt + 1
+        elif kind == 3:
+            end = pos = m.end()  # </a> belongs to the link
+        else:
+            # </li>, </td>...: the link ends before it; the tag is measured
+            # with the next gap.
+            end = pos = start
+        if end >= 0:  # the link's bucket ends
+            links.append((link_start, end))
+            link_start = -1
+            add(_SEP)
+        if kind == 1:
+            if href is not None:  # the gap's bucket ends, the link's begins
+                link_start = start
+                hrefs.append(href.group(href.lastindex or 3) or "")
+                add(_SEP)
+                code_gaps.append(code_gap)
+                code_gap = 0
+            elif not text_mode:
+                code_gap += code_distance(html[start:pos])
     if pos < n:
         add(html[pos:])
         if not text_mode and link_start < 0:
