@@ -357,17 +357,6 @@ def test_no_prose_marks_pages_without_a_long_text_run():
     assert scan_features(_scan(f"<html><body><p>{prose}</p></body></html>"))["no_prose"] == 0.0
 
 
-def test_dated_links_counts_dates_right_after_links():
-    from scrapy_contentex.core.pagetype import dated_links
-
-    listing = "".join(f'<li><a href="/n/{i}">标题{i}</a><span>2014-03-0{i}</span></li>' for i in range(1, 6))
-    assert dated_links(_scan(f"<ul>{listing}</ul>")) == 5
-    # a date inside the link text, or in prose far from any link, is not a dated link
-    prose = " ".join(["Posted on 2014-03-08 after a long meeting about roads and bridges."] * 10)
-    page = f'<a href="/x">On 2014-03-08 news</a><p>{prose}</p><a href="/y">next</a>'
-    assert dated_links(_scan(page)) == 0
-
-
 def _content_link_reference(href: str) -> bool:
     """The rule written out step by step (the module matches it with one regex)."""
     import re

@@ -32,9 +32,11 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter, or_
 
 from .document import Document
-from .linkblocks import BUCKET_SEP, LinkBlock, LinkBlockScan, find_link_blocks
+from .linkblocks import LinkBlock, LinkBlockScan, find_link_blocks
 
 # Default d_t per distance: text units vs characters of attribute-free markup.
 DEFAULT_MAX_DISTANCE = {"text": 20, "code": 80}
@@ -190,14 +192,7 @@ def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
 # Class values, for repeated sibling records (cards, tiles, teasers share one).
 # Each pattern below opens with a literal, which the regex engine finds fast.
 # Only the tags counted below, in lower or upper case (few matches to count).
-_TAG_NAME_RE = re.compile(
-    r"<(h[1-6]|p|li|article|time|H[1-6]|P|LI|ARTICLE|TIME)(?=[\s>/])"
-)
-# A heading whose first content is a link: the headline of a teaser. In the
-# scan's markup a link's start tag is left out and its bucket opens with the
-# bucket separator, so the heading's tag is followed (past at most three
-# other tags) by that separator.
-_HEADING_LINK_RE = re.compile(rf"<h[1-6]\b[^<>]*>\s*(?:<[^<>]*>\s*){{0,3}}{BUCKET_SEP}")
+_TAG_NAME_RE = re.compile(r"<(h[1-6]|p|H[1-6]|P)(?=[\s>/])")
 _CANONICAL_RE = re.compile(
     r"""<link\b[^<>]*\brel\s*=\s*["']?canonical\b[^<>]*>|<meta\b[^<>]*og:url\b[^<>]*>""", re.I
 )
@@ -338,34 +333,12 @@ def teaser_share(scan: LinkBlockScan) -> float:
     return units / scan.text_units
 
 
-def dated_links(scan: LinkBlockScan, dates: list[int] | None = None) -> int:
-    """Links followed, before the next link, by a short text that holds a date.
-
-    Why: a list of dated headlines (news lists, Chinese 列表 pages) has a date
-    after most links, where an article's or a thread's dates sit in its
-    prose or its posts. ``dates`` are the offsets of the dates in the scan's
-    visible text (:func:`date_offsets`; found once, also counted as
-    ``log_dates``); each is placed in its bucket by counting bucket
-    separators between them (C string work, once over the text).
-    """
-    text, sep = scan.text, BUCKET_SEP
-    dated: set[int] = set()
-    bucket, at = 0, 0
-    for start in date_offsets(text) if dates is None else dates:
-        bucket += text.count(sep, at, start)
-        at = start
-        link = bucket // 2 - 1  # even bucket 2k (k >= 1): the gap after link k-1
-        if bucket % 2 == 0 and link >= 0 and scan.gap_text[link] < PROSE_UNITS:
-            dated.add(link)
-    return len(dated)
-
-
 def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
-    """Teaser headings, headings, paragraphs, list items and pagination.
+    """Headings, paragraphs, a reply form and pagination.
 
-    Read from what the scan kept, not from the page again: tag names and
-    teaser headings from ``scan.markup`` (the page without scripts, styles
-    and comments: about half its length), textareas from the scan's count,
+    Read from what the scan kept, not from the page again: headings and
+    paragraphs from ``scan.markup`` (the page without scripts, styles and
+    comments: about half its length), textareas from the scan's count,
     pagination from the links' targets (``href_text``: joined once, so each
     test is one substring search in C) and the visible text.
     """
@@ -378,12 +351,8 @@ def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
         "page=" in href_text or "/page/" in href_text or "下一页" in text or "下页" in text
     )
     return {
-        "log_heading_links": _log(len(_HEADING_LINK_RE.findall(markup))),
         "log_headings": _log(sum(tags[f"h{k}"] for k in range(1, 7))),
         "log_paragraphs": _log(tags["p"]),
-        "log_articles": _log(tags["article"]),
-        "log_items": _log(tags["li"]),
-        "log_times": _log(tags["time"]),
         "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
     }
@@ -392,17 +361,19 @@ def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
 _OG_KIND = {"article": "og_article", "website": "og_website", "product": "og_product"}
 _ARTICLE_TYPES = frozenset(t for t in _LD_CONTENT if t not in _SUBJECT_TYPES | {"Recipe", "VideoObject"})
 # A price in visible text: a currency sign before a number, or a sign after one.
-_PRICE_RE = re.compile(r"[$€£¥₹₩￥]\s?\d|\d\s?[€元円₽](?!\w)")
-# Its signs: a page's text without any of them has no price, and the regex,
-# which must try every digit, is skipped (most article and news pages).
-_PRICE_SIGN_RE = re.compile("[$€£¥₹₩￥元円₽]")  # one pass, not one per sign
+# The pattern opens with one class of every sign, so the engine jumps from
+# sign to sign in C instead of trying every digit; the branches then look
+# around the sign.
+_PRICE_RE = re.compile(
+    r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s?\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w))"
+)
 
 
 def price_count(text: str) -> int:
-    """Prices in the visible text (``_PRICE_RE``), skipping the pass when no sign is there."""
-    if _PRICE_SIGN_RE.search(text) is None:
-        return 0
+    """Prices in the visible text (``_PRICE_RE``): one pass that stops only at signs."""
     return len(_PRICE_RE.findall(text))
+
+
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
 _DATE_RE = re.compile(r"(?:19|20)\d\d[-/.年]\d{1,2}[-/.月]")
 
@@ -445,25 +416,29 @@ def declared_features(html: str, scan: LinkBlockScan | None = None) -> dict[str,
     return feats
 
 
-# A link target that names one content page: a date in its path, or a last
-# path segment (before any trailing slashes and the query) with two word
-# separators or five digits. Matched from the target's start, so a list of
-# targets is counted by C-level map/filter, with no Python call per link.
-_CONTENT_TARGET_RE = re.compile(
-    r"(?=[^?]*?/(?:19|20)\d\d[/-]?(?:0?[1-9]|1[0-2])(?:[/-]|\b))"
-    r"|(?:[^?]*/)?(?=[^/?]*[-_][^/?]*[-_]|[^/?]*\d{5})[^/?]+/*(?:\?|\Z)"
-)
+# A last path segment that names one item: two word separators (a slug of
+# three words or more) or a number of five digits or more.
+_ITEM_SEGMENT_RE = re.compile(r"[-_][^-_]*[-_]|\d{5}")
 
 
 def content_link(href: str) -> bool:
     """Whether a link's path names one content page: a slug of three words or
     more, a long number, or a date in the path (what section links lack)."""
-    return _CONTENT_TARGET_RE.match(href) is not None
+    return content_link_count([href]) == 1
 
 
 def content_link_count(hrefs: list[str]) -> int:
-    """How many of ``hrefs`` are content links (:func:`content_link`)."""
-    return len(list(filter(None, map(_CONTENT_TARGET_RE.match, hrefs))))
+    """How many of ``hrefs`` are content links (:func:`content_link`).
+
+    Each step is a C-level map over all the targets (path before the query,
+    its last segment once trailing slashes go, one regex search on each), so
+    a page's hundreds of links cost no Python call each.
+    """
+    paths = list(map(itemgetter(0), map(str.partition, hrefs, repeat("?"))))
+    lasts = map(itemgetter(2), map(str.rpartition, map(str.rstrip, paths, repeat("/")), repeat("/")))
+    item = map(bool, map(_ITEM_SEGMENT_RE.search, lasts))
+    dated = map(bool, map(_DATE_PATH_RE.search, paths))
+    return sum(map(or_, item, dated))
 
 
 def date_offsets(text: str) -> list[int]:
@@ -492,9 +467,8 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str], dates: list[int]) ->
 FEATURES = (
     "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
-    "big_block_share", "max_block_share", "teaser_share", "no_prose", "dated_links",
-    "log_heading_links", "log_headings", "log_paragraphs", "log_articles", "log_items",
-    "log_times", "textarea", "pagination",
+    "big_block_share", "max_block_share", "teaser_share", "no_prose",
+    "log_headings", "log_paragraphs", "textarea", "pagination",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
     "log_ld_products", "log_ld_articles", "ld_lists",
     "log_prices", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
@@ -520,7 +494,6 @@ def _features(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, floa
     hrefs = [h.split("#", 1)[0] for h in scan.hrefs]
     dates = date_offsets(scan.text)
     feats = scan_features(scan)
-    feats["dated_links"] = dated_links(scan, dates) / max(scan.link_count, 1)
     feats.update(markup_features(scan, " ".join(hrefs)))
     feats.update(declared_features(html, scan))
     feats.update(listing_features(scan, hrefs, dates))
