@@ -132,27 +132,33 @@ def declared_type(html: str) -> int:
 def og_type(html: str, end: int | None = None) -> str | None:
     """The page's og:type value, lowercased ("" when the tag has no value), or None.
 
-    Found with a substring search (fast) in ``html[:end]`` and read inside
-    its tag only.
+    Found by a literal search in ``html[:end]`` and read inside its tag only.
+    (A compiled literal pattern: on pages with non-Latin-1 text, which is
+    nearly all, it finds a string several times faster than ``str.find``.)
     """
     end = len(html) if end is None else end
-    for mark in ("og:type", "OG:TYPE", "og:Type"):
-        at = html.find(mark, 0, end)
-        while at >= 0:
+    for mark in _OG_MARKS:
+        m = mark.search(html, 0, end)
+        while m is not None:
+            at = m.start()
             tag = _OG_TYPE_RE.match(html, html.rfind("<", 0, at))
             if tag is not None and tag.end() > at:
                 c = _CONTENT_ATTR_RE.search(tag.group(0))
                 return c.group(1).lower() if c else ""
-            at = html.find(mark, at + 1, end)
+            m = mark.search(html, at + 1, end)
     return None
+
+
+_OG_MARKS = tuple(re.compile(mark) for mark in ("og:type", "OG:TYPE", "og:Type"))
+_BODY_MARKS = (re.compile("<body"), re.compile("<BODY"))
 
 
 def _head_end(html: str) -> int:
     """Where the body starts (the end of the head, where meta tags are), else the page's end."""
-    for mark in ("<body", "<BODY"):
-        at = html.find(mark)
-        if at >= 0:
-            return at
+    for mark in _BODY_MARKS:
+        m = mark.search(html)
+        if m is not None:
+            return m.start()
     return len(html)
 
 
