@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scrapy_contentex.core.linkblocks import (
+    BUCKET_SEP,
     code_distance,
     find_link_blocks,
     group_blocks,
@@ -283,3 +284,36 @@ def test_dense_text_page_counts_every_unit():
     scan = scan_links(html)
     assert scan.text_units == text_distance(unit_en + unit_zh) * 2_000
     assert scan.text_units == (14 + 18) * 2_000
+
+
+# --- what the scan keeps for the page-type features ---------------------------
+
+
+def test_scan_keeps_link_targets_ld_json_textareas_and_markup():
+    html = (
+        "<html><head><script type='application/ld+json'>{\"@type\": \"Product\"}</script>"
+        "<script>var a = '<a href=/js>';</script></head><body>"
+        "<ul><li><a class=x href=\"/one?p=1#top\">One</a></li>"
+        "<li><A HREF='/two'>Two</a></li><li><a name=anchor>not a link</a></li>"
+        "<li><a href=/three>Three</li></ul>"
+        "<!-- <a href=/comment>c</a> --><p>Text <b>bold</b></p>"
+        "<textarea><a href=/form>x</a></textarea><textarea></textarea></body></html>"
+    )
+    scan = scan_links(html)
+    # one target per link, as written (quotes either way or none); an <a> without
+    # href, a link in a script, a comment or a textarea is not a link
+    assert scan.hrefs == ["/one?p=1#top", "/two", "/three"]
+    assert len(scan.hrefs) == scan.link_count
+    assert scan.json_ld == ['{"@type": "Product"}']
+    assert scan.textareas == 2
+    # the markup keeps tags outside links' start tags and skipped elements
+    assert "<p>Text <b>bold</b></p>" in scan.markup
+    assert "var a" not in scan.markup and "comment" not in scan.markup
+    assert "href" not in scan.markup  # links' start tags are left out
+    assert scan.markup.count(BUCKET_SEP) == 2 * scan.link_count
+
+
+def test_link_target_values():
+    assert scan_links('<a href="">x</a>').hrefs == [""]
+    assert scan_links("<a href=>x</a>").hrefs == [""]
+    assert scan_links('<a title="t" href = "/a b">x</a>').hrefs == ["/a b"]

@@ -380,3 +380,23 @@ def test_content_link_matches_the_rule_on_random_targets():
     assert [content_link(h) for h in hrefs] == [_content_link_reference(h) for h in hrefs]
     assert content_link_count(hrefs) == sum(map(_content_link_reference, hrefs))
     assert content_link_count(["/a-b-c", "/about"]) == 1 and content_link_count([]) == 0
+
+
+def test_declared_features_from_the_scan_match_the_whole_page_reading():
+    from scrapy_contentex.core.linkblocks import find_link_blocks
+    from scrapy_contentex.core.pagetype import declared_features
+
+    og = '<html><head><meta property="og:type" content="website"></head><body>'
+    product = '<script type="application/ld+json">{"@type": "Product", "name": "Kettle"}</script>'
+    qa = '<div itemscope itemtype="https://schema.org/QAPage">Q</div>'
+    for page in (og + product, og + product + product, og + qa, qa, "<p>nothing</p>",
+                 og + '<script type="application/ld+json">{"@type": "ItemList"}</script>'):
+        page += "</body></html>"
+        from_scan = declared_features(page, find_link_blocks(page, 2, 20))
+        assert from_scan == declared_features(page)
+        assert from_scan["declared_content"] - from_scan["declared_index"] == declared_type(page)
+    # with the scan, og:type is read in the head only (a tag in the body, as
+    # some embedded widgets carry, is not the page's)
+    body_og = '<html><body><div><meta property="og:type" content="article"></div></body></html>'
+    assert declared_features(body_og)["og_article"] == 1.0
+    assert declared_features(body_og, find_link_blocks(body_og, 2, 20))["og_article"] == 0.0

@@ -5,20 +5,22 @@ and counts its visible text, without a tree. The seed observes that index
 pages are links almost everywhere while a content page is mostly one text
 region framed by link blocks; on real pages (shops, forums, heavy news
 navigation) that alone is not enough, so the scan's figures are joined by a
-few cheap regex passes over the same text:
+few more, read from what the scan already produced (its links and their
+targets, the visible text, the markup without scripts, the ld+json
+scripts) rather than from new passes over the page, which cost about as
+much as the scan itself:
 
 * link blocks: the largest text region's share of the page, LCR, CCR, the
   blocks' count and sizes, headline-sized links, teaser-sized gaps, the
   share of text in link-headed teaser records, and whether any run of text
-  between links is as long as prose, links followed by a date;
-* markup: teaser headings (a heading that opens with a link), repeated
-  ``class`` values (cards, tiles), paragraphs, list items, pagination;
-* declared types: Open Graph, JSON-LD and microdata (``declared_type``);
-* listing marks: prices and dates in the visible text, image links, links
-  whose path names one content page;
+  between links is as long as prose;
+* markup: headings, paragraphs, a reply form, pagination;
+* declared types: Open Graph (in the head), JSON-LD and microdata;
+* listing marks: prices and dates in the visible text, links without text
+  (image tiles), links whose target names one content page;
 * the page URL's shape (fetched URL, else canonical / og:url).
 
-:mod:`.pagetype_model` weighs these 49 numbers (a logistic regression fitted
+:mod:`.pagetype_model` weighs these 44 numbers (a logistic regression fitted
 by ``training/train_pagetype.py``, cross-validated by domain) into ``score``,
 the confidence that the page is an index page; ``probability`` (1 - score)
 is the confidence that it is a content page, and ``label`` is "index" when
