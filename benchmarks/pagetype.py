@@ -16,8 +16,10 @@
    (CONTENTEX_RECORD_PAGES, on by default when the kind allows products).
 3. Held-out sets that never train the shipped model (records-books, dragnet:
    all content pages): the share the shipped model passes on.
-4. Cost: classify against a plain lxml parse of the same pages, side by side
-   in one run (alternating page by page, best of 3 per page for both).
+4. Cost: classify, the scan alone and the features alone (from a given scan)
+   against a plain lxml parse of the same pages, side by side
+   in one run (alternating page by page, best of 3 per page for each, CPU
+   time).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from lxml import html as lxml_html
 from benchmarks.common import load_texts, print_table, require_datasets
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.linkblocks import find_link_blocks
-from scrapy_contentex.core.pagetype import FEATURES, classify
+from scrapy_contentex.core.pagetype import FEATURES, classify, features_from_scan
 from training.train_pagetype import (
     FOLDS,
     HELD_OUT_SETS,
@@ -138,16 +140,22 @@ def held_out_section(limit: int | None) -> None:
 
 
 def speed_section(texts: list[str], repeats: int = 3) -> None:
-    """classify (and the link-block scan alone) against lxml.html.document_fromstring,
-    same decoded pages, alternating page by page, best of ``repeats`` per page for each."""
+    """classify (and its two parts) against lxml.html.document_fromstring,
+    same decoded pages, alternating page by page, best of ``repeats`` per page for each.
+
+    CPU time (``time.process_time``), as benchmarks/speed.py: other load on a
+    shared machine disturbs it far less than wall time.
+    """
     docs = [Document(t) for t in texts]
+    scans = [find_link_blocks(t, 2, 20, "text") for t in texts]
     steps: list[tuple[str, Callable[[int], object]]] = [
         ("lxml.html.document_fromstring", lambda i: lxml_html.document_fromstring(texts[i])),
         ("link-block scan alone", lambda i: find_link_blocks(texts[i], 2, 20, "text")),
+        ("features alone (from a given scan)", lambda i: features_from_scan(texts[i], scans[i], None)),
         ("pagetype.classify (scan + features + model)", lambda i: classify(docs[i])),
     ]
     best = [[float("inf")] * len(texts) for _ in steps]
-    clock = time.perf_counter
+    clock = time.process_time
     for _ in range(repeats):
         for i in range(len(texts)):
             for k, (_, fn) in enumerate(steps):

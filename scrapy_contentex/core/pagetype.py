@@ -499,10 +499,10 @@ def features_of(doc: Document, params: PageTypeParams | None = None) -> tuple[di
     params = params or PageTypeParams()
     scan = find_link_blocks(doc.html, params.min_links, params.resolved_distance(), params.distance)
     url = page_url(doc.url, doc.html)
-    return _features(doc.html, scan, url), url
+    return features_from_scan(doc.html, scan, url), url
 
 
-def _features(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, float]:
+def features_from_scan(html: str, scan: LinkBlockScan, url: str | None) -> dict[str, float]:
     """Every feature, read from the scan's outputs (links, their targets, the
     visible text, the markup without scripts) plus a search of the head."""
     hrefs = [h.split("#", 1)[0] for h in scan.hrefs]
@@ -523,7 +523,7 @@ def classify(doc: Document, params: PageTypeParams | None = None) -> PageTypeRes
     params = params or PageTypeParams()
     model = load_model(params.model)
     scan = find_link_blocks(doc.html, params.min_links, params.resolved_distance(), params.distance)
-    feats = _features(doc.html, scan, page_url(doc.url, doc.html))
+    feats = features_from_scan(doc.html, scan, page_url(doc.url, doc.html))
     score = model.index_probability(feats)
     threshold = model.threshold if params.threshold is None else float(params.threshold)
     return PageTypeResult(
