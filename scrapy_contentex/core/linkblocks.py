@@ -117,14 +117,23 @@ _RAW = "script|style|noscript|template|textarea|title"
 # prefix and explicit case classes keep the search in C's fast path.)
 _A = "[aA]"
 _RAW_CI = "|".join("".join(f"[{c.lower()}{c.upper()}]" for c in name) for name in _RAW.split("|"))
+# An <a> start reads on to its href value, if the tag has one (groups 2-4:
+# double-quoted, single-quoted, bare; the tag ends at its first ">").
+_A_START = (
+    rf"({_A})(?=[\s>/])"
+    r"""(?:[^>]*?\b(?i:href)\s*=\s*(?:"([^">]*)|'([^'>]*)|([^\s"'>]*)))?"""
+)
 _INSIDE_RE = re.compile(
-    rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--"
+    rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--"
     r"|(/[aA]\s*>)|(/(?i:li|td|th|tr|table|ul|ol|dl|body|html)\s*>))"
 )
-_OUTSIDE_RE = re.compile(rf"<(?:({_A})(?=[\s>/])|({_RAW_CI})(?=[\s>/])|!--)")
+_OUTSIDE_RE = re.compile(rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--)")
+# m.lastindex of a boundary match -> its kind: 1 <a, 2 raw-text element,
+# 3 </a>, 4 implicit end of a link (None: a comment). An <a> with an href
+# ends on its value's group (2-4); one without, on group 1.
+_KIND = (None, 1, 1, 1, 1, 2, 3, 4)
+_LINK_HREF = (2, 3, 4)
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
-# A link's href, its value captured (quoted either way, or bare).
-_HREF_RE = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)|'([^']*)|([^\s"'>]*))""", re.I)
 # [^<>] (not [^>]) keeps a stray "<x" without ">" from scanning to the end each time.
 _TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>]*>")
 _ATTR_RE = re.compile(r"<(/?[a-zA-Z][\w:-]*)[^<>]*>")
@@ -400,7 +409,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     code_gaps: list[int] = []  # code distance of each outside bucket ("code" only)
     # Local names: this loop runs once per link boundary on every page.
     add = parts.append
-    inside, outside, find, has_href = _INSIDE_RE.search, _OUTSIDE_RE.search, html.find, _HREF_RE.search
+    inside, outside, find, kinds = _INSIDE_RE.search, _OUTSIDE_RE.search, html.find, _KIND
     n = len(html)
     pos = 0  # start of the markup not yet measured
     code_gap = 0  # code distance accumulated since the last link ended
@@ -414,7 +423,8 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         if m is None:
             break
         start = m.start()
-        kind = m.lastindex  # 1 <a, 2 raw-text element, 3 </a>, 4 implicit end, None comment
+        group = m.lastindex
+        kind = kinds[group] if group else None
         if start > pos:
             add(html[pos:start])
             if not text_mode and link_start < 0:
@@ -422,7 +432,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         if kind == 2:
             # Skip the element's content: it is never page text or links.
             gt = find(">", m.end())
-            name = m.group(2).lower()
+            name = m.group(5).lower()
             end_m = _RAW_END[name].search(html, gt + 1) if gt >= 0 else None
             pos = end_m.end() if end_m else n
             if name == "script" and find("ld+json", m.end(), gt) >= 0:
@@ -440,7 +450,6 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             if gt < 0:  # an unterminated <a: nothing after it is measured
                 pos = n
                 break
-            href = has_href(html, m.end(), gt)
             if link_start >= 0:
                 end = start  # an <a> closes the open one
             pos = gt + 1
@@ -455,9 +464,9 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             link_start = -1
             add(_SEP)
         if kind == 1:
-            if href is not None:  # the gap's bucket ends, the link's begins
+            if group != 1:  # an href: the gap's bucket ends, the link's begins
                 link_start = start
-                hrefs.append(href.group(href.lastindex or 3) or "")
+                hrefs.append(m.group(group))
                 add(_SEP)
                 code_gaps.append(code_gap)
                 code_gap = 0
