@@ -176,8 +176,13 @@ def test_hostile_page_costs_no_more_than_an_ordinary_page():
     pages = {"hostile": hostile, "ordinary": ordinary}
     meta = {name: extract_metadata(Document(html)) for name, html in pages.items()}  # warm up (jieba)
     # A Document keeps what the metadata step computed (text walk, headline):
-    # each timing gets a fresh one, parsed before the clock starts.
-    cost = {name: min(_timed_fresh(html) for _ in range(3)) for name, html in pages.items()}
+    # each timing gets a fresh one, parsed before the clock starts. CPU time,
+    # sides interleaved, best of 5: other load on the machine does not count.
+    runs: dict[str, list[float]] = {name: [] for name in pages}
+    for _ in range(5):
+        for name, html in pages.items():
+            runs[name].append(_timed_fresh(html))
+    cost = {name: min(times) for name, times in runs.items()}
     assert cost["hostile"] < 10 * cost["ordinary"]
     assert set(meta["hostile"]) == set(KEYS)
     assert meta["ordinary"]["authors"] == ["王建宏"]
@@ -186,9 +191,9 @@ def test_hostile_page_costs_no_more_than_an_ordinary_page():
 def _timed_fresh(html: str) -> float:
     doc = Document(html)
     doc.tree  # noqa: B018 - parsing is not the metadata step's cost
-    started = time.perf_counter()
+    started = time.process_time()
     extract_metadata(doc)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def test_unlabelled_chinese_byline_under_the_title():
