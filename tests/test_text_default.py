@@ -207,11 +207,11 @@ def test_multi_megabyte_page_is_linear():
 
     small, big = page(500), page(8000)
     assert len(big) > 1_500_000
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     extract(Document(small))
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     text = extract(Document(big))
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     assert PARAGRAPHS[2] in text
     assert (t2 - t1) < 60 * max(t1 - t0, 1e-3)
 
@@ -322,11 +322,11 @@ def test_thousands_of_hinted_replies_stay_linear():
 
     small, big = Document(page(500)), Document(page(8000))
     assert small.tree is not None and big.tree is not None  # parse outside the timing
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     extract(small)
-    t1 = time.perf_counter()
+    t1 = time.process_time()
     text = extract(big)
-    t2 = time.perf_counter()
+    t2 = time.process_time()
     assert PARAGRAPHS[3] in text and "Share" not in text.splitlines()
     assert (t2 - t1) < 60 * max(t1 - t0, 1e-3)
 
