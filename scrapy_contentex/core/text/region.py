@@ -254,9 +254,10 @@ class PageBlocks:
         tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
         # On ASCII text (O(1) to check) the metric's tokens are exactly \w+
-        # runs, which re matches about a third faster than TOKEN_RE's
-        # negated class with CJK ranges.
-        words_of = _ASCII_WORDS_RE.findall
+        # runs and the marks are ASCII: both are counted on the bytes, by
+        # C-level translate and split (about four times faster than re's
+        # findall, which builds a list of match strings).
+        words_table, ascii_marks = _WORD_BYTES, _ASCII_PUNCT_BYTES
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
         verdict = self._name_table()
@@ -324,11 +325,16 @@ class PageBlocks:
                             neg_self[i] = hidden_self[i] = True
                 text = el.text
                 if text and not text.isspace():
-                    k = len(words_of(text) if text.isascii() else tokens_of(text))
+                    if text.isascii():
+                        raw = text.encode()
+                        k = len(raw.translate(words_table).split())
+                        punct[o] += len(raw) - len(raw.translate(None, ascii_marks))
+                    else:
+                        k = len(tokens_of(text))
+                        punct[o] += len(puncts_of(text))
                     tok[o] += k
                     if link_now:
                         link[o] += k
-                    punct[o] += len(puncts_of(text))
                 continue
             else:  # a comment or processing instruction: only its tail counts
                 if not stack:
@@ -337,11 +343,16 @@ class PageBlocks:
             tail = el.tail
             if tail and not tail.isspace():
                 o = owner[p]
-                k = len(words_of(tail) if tail.isascii() else tokens_of(tail))
+                if tail.isascii():
+                    raw = tail.encode()
+                    k = len(raw.translate(words_table).split())
+                    punct[o] += len(raw) - len(raw.translate(None, ascii_marks))
+                else:
+                    k = len(tokens_of(tail))
+                    punct[o] += len(puncts_of(tail))
                 tok[o] += k
                 if in_link[p]:
                     link[o] += k
-                punct[o] += len(puncts_of(tail))
         for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
                     tok, link, punct):
             del arr[n:]
@@ -750,6 +761,12 @@ NOSCRIPT_PAGE_TOKENS = 30
 _SCRIPTED_DEAD_TAGS = DEAD_TAGS - {"noscript"}
 _DIGITS_RE = re.compile(r"\d+")
 _ASCII_WORDS_RE = re.compile(r"\w+")
+# ASCII bytes with every byte that is not a word character (\w on ASCII
+# text: letters, digits, underscore) turned into a space: after translate,
+# split() gives the \w+ runs.
+_WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(128)) + b" " * 128
+# The ASCII marks of PUNCT_RE (the marks an ASCII text can hold).
+_ASCII_PUNCT_BYTES = bytes(c for c in range(128) if PUNCT_RE.match(chr(c)))
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
 _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
