@@ -196,6 +196,10 @@ class PageBlocks:
     def _name_table(self):
         """A memoised ``class/id string -> (boilerplate, main text)`` verdict.
 
+        Returns the memo's lookup and the function that judges (and
+        remembers) a string the memo lacks: the scan calls the lookup alone
+        for nearly every element, a Python call fewer each.
+
         Pages repeat a few hundred class strings over thousands of elements,
         and pages of one site share them: the memo lives at module level,
         one per vocabulary setting, and is emptied when it grows too large
@@ -210,21 +214,18 @@ class PageBlocks:
         neg_words = NEGATIVE_WORDS | self.params.extra_negative
         cancels = self.params.positive_cancels
         split = _HINT_SPLIT_RE.split
-        memo_get = memo.get
 
         def verdict(names: str) -> tuple[bool, bool]:
-            hit = memo_get(names)
-            if hit is None:
-                # Split before lowering: camelCase boundaries are word breaks.
-                words = set(split(names))
-                if not names.islower():
-                    words = {w.lower() for w in words}
-                positive = not POSITIVE_WORDS.isdisjoint(words)
-                negative = not neg_words.isdisjoint(words) and not (cancels and positive)
-                hit = memo[names] = (negative, positive)
+            # Split before lowering: camelCase boundaries are word breaks.
+            words = set(split(names))
+            if not names.islower():
+                words = {w.lower() for w in words}
+            positive = not POSITIVE_WORDS.isdisjoint(words)
+            negative = not neg_words.isdisjoint(words) and not (cancels and positive)
+            hit = memo[names] = (negative, positive)
             return hit
 
-        return verdict
+        return memo.get, verdict
 
     def _scan(self) -> None:
         """One document-order walk with start/end events (lxml's C walker).
@@ -251,6 +252,12 @@ class PageBlocks:
         hidden_self = [False] * size
         pos = [False] * size
         names_of: list[str | None] = [None] * size
+        # Every element's text and tail as read here, kept for the text
+        # writer (combined._segments), which would otherwise read them from
+        # the tree a second time (an lxml attribute read costs more than the
+        # list store).
+        texts_of: list[str | None] = [None] * size
+        tails_of: list[str | None] = [None] * size
         tok, link, punct = [0] * size, [0] * size, [0] * size
         tokens_of = TOKEN_RE.findall
         # On ASCII text (O(1) to check) the metric's tokens are exactly \w+
@@ -260,7 +267,7 @@ class PageBlocks:
         words_table, ascii_marks = _WORD_BYTES, _ASCII_PUNCT_BYTES
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
-        verdict = self._name_table()
+        known, verdict = self._name_table()
         dead_tags = _SCRIPTED_DEAD_TAGS if self.params.read_noscript else DEAD_TAGS
         inline_tags, pos_tags, neg_tags = INLINE_TAGS, _POS_TAGS, _NEG_TAGS
         stack: list[int] = []
@@ -269,10 +276,12 @@ class PageBlocks:
         walker = etree.iterwalk(self.root, events=("start", "end", "comment", "pi"))
         for event, el in walker:
             if event == "end":
-                end[pop()] = n
+                k = pop()
+                end[k] = n
                 if not stack:
                     continue
                 p = stack[-1]
+                tail = tails_of[k] = el.tail
             elif event == "start":
                 i = n
                 n += 1
@@ -299,6 +308,7 @@ class PageBlocks:
                 elif tag in dead_tags:
                     walker.skip_subtree()
                     dead[i] = True
+                    texts_of[i] = el.text
                     continue
                 attrs = el.attrib
                 if attrs:
@@ -308,7 +318,8 @@ class PageBlocks:
                     names = f"{cls} {ident}" if (cls and ident) else (cls or ident)
                     if names:
                         names_of[i] = names
-                        negative, positive = verdict(names)
+                        hit = known(names)
+                        negative, positive = hit if hit is not None else verdict(names)
                         if negative:
                             neg_self[i] = True
                         if positive:
@@ -323,7 +334,7 @@ class PageBlocks:
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
                             neg_self[i] = hidden_self[i] = True
-                text = el.text
+                text = texts_of[i] = el.text
                 if text and not text.isspace():
                     if text.isascii():
                         raw = text.encode()
@@ -340,7 +351,7 @@ class PageBlocks:
                 if not stack:
                     continue
                 p = stack[-1]
-            tail = el.tail
+                tail = el.tail
             if tail and not tail.isspace():
                 o = owner[p]
                 if tail.isascii():
@@ -354,7 +365,7 @@ class PageBlocks:
                 if in_link[p]:
                     link[o] += k
         for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
-                    tok, link, punct):
+                    texts_of, tails_of, tok, link, punct):
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
@@ -368,6 +379,8 @@ class PageBlocks:
         self.pos = pos
         #: Class and id of every element joined by a space (None when neither).
         self.names = names_of
+        #: Every element's ``.text`` and ``.tail`` (None for the root's tail).
+        self.texts, self.tails = texts_of, tails_of
 
     # -- pass 2: weights, hints, subtree sums ----------------------------------
     def block_weight(self, i: int) -> float:
