@@ -281,7 +281,7 @@ class PageBlocks:
                 if not stack:
                     continue
                 p = stack[-1]
-                tail = tails_of[k] = el.tail
+                piece = tails_of[k] = el.tail
             elif event == "start":
                 i = n
                 n += 1
@@ -334,35 +334,28 @@ class PageBlocks:
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
                             neg_self[i] = hidden_self[i] = True
-                text = texts_of[i] = el.text
-                if text and not text.isspace():
-                    if text.isascii():
-                        raw = text.encode()
-                        k = len(raw.translate(words_table).split())
-                        punct[o] += len(raw) - len(raw.translate(None, ascii_marks))
-                    else:
-                        k = len(tokens_of(text))
-                        punct[o] += len(puncts_of(text))
-                    tok[o] += k
-                    if link_now:
-                        link[o] += k
-                continue
+                piece = texts_of[i] = el.text
+                linked = link_now
             else:  # a comment or processing instruction: only its tail counts
                 if not stack:
                     continue
                 p = stack[-1]
-                tail = el.tail
-            if tail and not tail.isspace():
-                o = owner[p]
-                if tail.isascii():
-                    raw = tail.encode()
+                piece = el.tail
+            # Count the text (into its own block) or the tail (into the
+            # parent's block, read here only when not blank).
+            if piece and not piece.isspace():
+                if event != "start":
+                    o = owner[p]
+                    linked = in_link[p]
+                if piece.isascii():
+                    raw = piece.encode()
                     k = len(raw.translate(words_table).split())
                     punct[o] += len(raw) - len(raw.translate(None, ascii_marks))
                 else:
-                    k = len(tokens_of(tail))
-                    punct[o] += len(puncts_of(tail))
+                    k = len(tokens_of(piece))
+                    punct[o] += len(puncts_of(piece))
                 tok[o] += k
-                if in_link[p]:
+                if linked:
                     link[o] += k
         for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
                     texts_of, tails_of, tok, link, punct):
