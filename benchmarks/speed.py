@@ -1,6 +1,6 @@
 """Speed of the whole public calls, as ratios measured side by side in one run.
 
-    python -m benchmarks.speed [--limit N] [--passes 3]
+    python -m benchmarks.speed [--limit N] [--passes 3] [--no-cold] [--steps]
 
 What users call is timed, whole: ``extract_article`` against trafilatura
 (``trafilatura.extract`` with metadata, default settings) on the article and
@@ -15,6 +15,11 @@ first call (a fresh process: imports, shipped models, jieba's dictionary on
 a Chinese page) is measured apart, in subprocesses, and shown as a multiple
 of the same call warm.
 
+``--steps`` splits the warm ``extract_article`` call on the article pages
+into its steps (parse, page blocks, lines and their features, the line
+model, metadata) beside the whole call, so a speed change
+can be aimed at the step that costs most.
+
 Exit status 0 whatever the figures; 0 with a note when the datasets are absent.
 """
 
@@ -25,6 +30,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 from benchmarks.common import ROOT, load_texts, print_table, race, require_datasets
@@ -59,6 +65,58 @@ def ours(name: str) -> Call:
 
 def pages_of(sets: tuple[str, ...], limit: int | None) -> list[tuple[str, str | None]]:
     return [(html, record.get("url")) for name in sets for record, html in load_texts(name, limit)]
+
+
+# -- where the whole extract_article call spends its time ---------------------
+
+def article_steps(pages: list[tuple[str, str | None]], passes: int) -> dict[str, float]:
+    """Best-of-``passes`` CPU seconds of each step of ``extract_article`` over ``pages``.
+
+    Each step runs on a fresh Document; "whole call" is the public function
+    on another fresh Document. The steps' sum can differ from the whole call
+    a little either way: the call also filters the lines and builds the
+    Article, but its metadata and text steps share some reads (the title),
+    and each figure is its own best pass.
+    """
+    from scrapy_contentex import extract_article
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.metadata import extract_metadata
+    from scrapy_contentex.core.text.block_features import page_lines
+    from scrapy_contentex.core.text.combined import _params
+    from scrapy_contentex.core.text.learned import DEFAULT_MODEL, load_line_model
+    from scrapy_contentex.core.text.region import page_blocks
+
+    prm, model = _params({}), load_line_model(DEFAULT_MODEL)
+    names = ("parse", "page blocks (region)", "lines + features", "line model", "metadata")
+    best: dict[str, float] = {}
+    for html, url in pages[:3]:  # warm: imports, models, caches
+        extract_article(html, url)
+    for _ in range(passes):
+        spent = dict.fromkeys((*names, "whole call"), 0.0)
+        for html, url in pages:
+            doc = Document(html, url)
+            started = time.process_time()
+            tree = doc.tree
+            after_parse = time.process_time()
+            pb = page_blocks(tree, prm.region)
+            after_blocks = time.process_time()
+            lines = page_lines(pb, prm) if pb.els else None
+            after_lines = time.process_time()
+            if lines is not None and lines.texts:
+                model.probabilities(lines)
+            after_model = time.process_time()
+            extract_metadata(doc)
+            after_meta = time.process_time()
+            for name, (a, b) in zip(names, ((started, after_parse), (after_parse, after_blocks),
+                                            (after_blocks, after_lines), (after_lines, after_model),
+                                            (after_model, after_meta)), strict=True):
+                spent[name] += b - a
+            started = time.process_time()
+            extract_article(html, url)
+            spent["whole call"] += time.process_time() - started
+        best = {k: min(best.get(k, float("inf")), v) for k, v in spent.items()}
+    best["sum of the steps"] = sum(best[name] for name in names)
+    return best
 
 
 # -- cold first call ---------------------------------------------------------
@@ -108,8 +166,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="pages per set (default: all)")
     parser.add_argument("--passes", type=int, default=3, help="timed passes; the best counts")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold first-call rows")
+    parser.add_argument("--steps", action="store_true",
+                        help="only split extract_article into its steps on the article pages")
     args = parser.parse_args(argv)
     require_datasets()
+    if args.steps:
+        articles = pages_of(ARTICLE_SETS, args.limit)
+        steps = article_steps(articles, args.passes)
+        whole = steps["whole call"]
+        print(f"extract_article by step: CPU time, warm, best of {args.passes} passes per step, "
+              f"{len(articles)} pages of {', '.join(ARTICLE_SETS)}")
+        print_table(["step", "ms/page", "share of the whole call"],
+                    [[name, f"{1000 * sec / max(len(articles), 1):.2f}",
+                      f"{100 * sec / whole:.0f}%" if whole else "-"]
+                     for name, sec in steps.items()])
+        return 0
 
     articles = pages_of(ARTICLE_SETS, args.limit)
     products = pages_of(PRODUCT_SETS, args.limit)

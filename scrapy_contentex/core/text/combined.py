@@ -248,7 +248,9 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
     texts: list[str] = []
     starts: list[int] = []
     owners: list[int] = []
-    owner, parent, tags, els, end = pb.owner, pb.parent, pb.tags, pb.els, pb.end
+    # Texts and tails come from the scan's lists, not from the tree again.
+    owner, parent, tags, end = pb.owner, pb.parent, pb.tags, pb.end
+    texts_of, tails_of = pb.texts, pb.tails
     put, new_owner, new_start = texts.append, owners.append, starts.append
     cells, inline, breaks = CELL_TAGS, INLINE_TAGS, _RAW_BREAKS
     # The hot loop of the text writer: "emit" (a piece, and a new owner
@@ -278,7 +280,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
                     new_owner(o)
                 put(" " if tag in cells else "\n")
             if k != region:
-                tail = els[k].tail
+                tail = tails_of[k]
                 if tail:
                     o = owner[parent[k]]
                     if o != last:
@@ -289,7 +291,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
         if j >= stop:
             break
         if j in skip and j != region:
-            tail = els[j].tail
+            tail = tails_of[j]
             if tail:
                 o = owner[p]
                 if o != last:
@@ -310,7 +312,7 @@ def _segments(pb: PageBlocks, region: int, skip: set[int]) -> tuple[list[str], l
             put(" " if tag in cells else "\n")
         if tag == "pre":
             pre += 1
-        text = els[j].text
+        text = texts_of[j]
         if text:
             o = owner[j]
             if o != last:
