@@ -397,3 +397,33 @@ def test_byline_job_after_a_dot_operator_and_inverted_citation_author():
     assert meta_of(html)["authors"] == ["Chris Pike"]
     cited = '<html><head><meta name="citation_author" content="Roe, Jane Q."></head><body><p>x</p></body></html>'
     assert meta_of(cited)["authors"] == ["Jane Q. Roe"]
+
+
+DATELINE_PAGE = """<html><head><title>Keeping sourdough starters alive | Crumb Notes</title></head>
+<body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+<article><h1>Keeping sourdough starters alive</h1>
+<div class="meta"><span>{name}</span></div><div class="meta"><span>March 5, 2025</span></div>
+<p>A starter wants flour and water every day; in the fridge it can wait a week.</p></article></body></html>"""
+
+
+def test_unlabelled_name_beside_the_dateline_is_the_author():
+    meta = extract_metadata(Document(DATELINE_PAGE.format(name="Maren Holt")))
+    assert meta["authors"] == ["Maren Holt"]
+
+
+def test_a_section_word_beside_the_dateline_is_no_author():
+    for line in ("Baking", "Share this article", "5 min read"):
+        assert extract_metadata(Document(DATELINE_PAGE.format(name=line)))["authors"] == [], line
+
+
+THREAD = """<html><head><title>Fan makes a clicking noise - Hardware forum</title></head><body>
+<h1>Fan makes a clicking noise</h1>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/1">quietpc77</a></dt>
+<dd>Posts: 12</dd></dl><div class="content">My case fan clicks at low speed. Any idea?</div></div>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/2">oldtimer</a></dt>
+<dd>Posts: 4021</dd></dl><div class="content">Check the bearing; a drop of oil often helps.</div></div>
+</body></html>"""
+
+
+def test_forum_thread_author_is_the_first_posts_user_even_in_lower_case():
+    assert extract_metadata(Document(THREAD))["authors"] == ["quietpc77"]

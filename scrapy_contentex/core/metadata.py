@@ -435,6 +435,8 @@ def find_authors(
         lambda: _zh_text_authors(text, headline),
         lambda: _text_byline(text, headline),
         lambda: _class_authors(tree),
+        lambda: _poster_names(tree),
+        lambda: _dateline_names(text, headline, is_site),
     )
     # Called one by one: most pages stop at structured data, and the later
     # sources (text patterns, the class scan over the whole tree) cost the most.
@@ -603,6 +605,61 @@ def _bylines(window: str, near: bool) -> list[str]:
     return found
 
 
+# Lines under the headline searched for an unlabelled name beside the dateline.
+DATELINE_LINES = 8
+# How many lines away from the name the date may be.
+DATELINE_GAP = 1
+# Words of page chrome that share a line with nothing else under headlines.
+_DATELINE_CHROME = re.compile(
+    r"\b(?:share|menu|home|blog|posts?|news|read|min|minutes?|updated|published|posted|comments?|print"
+    r"|email|facebook|twitter|linkedin|subscribe|sign|log|search|back|next|previous|contents|table|tags?"
+    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip)\b",
+    re.I,
+)
+_READ_TIME = re.compile(r"\b\d+\s*(?:min(?:ute)?s?)\b", re.I)
+
+
+def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> list[str]:
+    """An unlabelled byline: a line under the headline holding only a name, beside the dateline.
+
+    Many templates print "Headline / Jane Roe / Dec 19, 2025" with no "By":
+    the name is a line of a few capitalised words (or one user handle) within
+    two lines of a date or a reading time, among the first lines under the
+    headline. The dateline is what tells a byline from a menu entry or a
+    section name, which are short capitalised lines too.
+    """
+    span = _title_span(text, headline)
+    if not span:
+        return []
+    lines = [normalize_space(line) for line in text[span[1]:span[1] + 600].split("\n")[1:DATELINE_LINES + 1]]
+    dated = [bool(find_dates(line)) or bool(_READ_TIME.search(line)) for line in lines]
+    for number, line in enumerate(lines):
+        if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
+            continue
+        name = line.strip(_BYLINE_PUNCT)
+        if _dateline_name(name) and not is_site(name) and _key_of_headline(name) != _key_of_headline(headline):
+            return [name]
+    return []
+
+
+def _dateline_name(line: str) -> bool:
+    """A few capitalised words (particles allowed), or one user handle; no digits, no chrome."""
+    words = line.split()
+    if not 1 <= len(words) <= 4 or _DATELINE_CHROME.search(line) or _CHROME_RE.search(line):
+        return False
+    if any(ch.isdigit() for ch in line) or line[-1:] in ".!?:;,":
+        return False
+    if len(words) == 1:
+        # One capitalised word is a section or a button as often as a first name;
+        # a user handle is written in lower case or with digits, dots, underscores.
+        return bool(_HANDLE_RE.fullmatch(line)) and len(line) >= 3 and not line[0].isupper()
+    return _capitalised(line) and all(w[0].isupper() or w.lower() in _PARTICLES for w in words)
+
+
+def _key_of_headline(text: str | None) -> str:
+    return " ".join((text or "").casefold().split())
+
+
 def _person_like(names: str) -> bool:
     """Every name of the list has two to four words ("Shop by Gender & Age" has none)."""
     parts = [p for p in _AUTHOR_SPLIT.split(names) if p]
@@ -692,6 +749,32 @@ def _class_authors(tree: HtmlElement) -> list[str]:
         if len(found) >= 3:
             break
     return found
+
+
+# A class token of a forum post's user element ("username", "bigusername",
+# "user-name", "PostUser-name", "poster", "postauthor", "author-name"): the
+# post template repeats it, and its first occurrence is the thread's starter.
+_POSTER_CLASS = re.compile(
+    r"^(?:big)?user-?name$|^poster(?:-?name)?$|^post-?(?:author|user)(?:-?name)?$|^author-?name$", re.I
+)
+_USER_NAMED = etree.XPath("descendant::*[contains(translate(@class, 'UN', 'un'), 'user')"
+                          " or contains(@class, 'oster') or contains(translate(@class, 'A', 'a'), 'author')]")
+
+
+def _poster_names(tree: HtmlElement) -> list[str]:
+    """The first post's user in a thread: the first element whose class names a post's user.
+
+    Forum handles are often lower case ("pelex", "b.scherer"), which the
+    class-based author source rejects as prose; here the class names the role,
+    so a single short word is taken as it is.
+    """
+    for element in _under_body(tree, _USER_NAMED)[:200]:
+        if not any(_POSTER_CLASS.match(token) for token in (element.get("class") or "").split()):
+            continue
+        value = normalize_space(element.text_content())
+        if value and token_count(value) <= 4 and _looks_like_name(value):
+            return [value]
+    return []
 
 
 def _capitalised(value: str) -> bool:
