@@ -58,7 +58,9 @@ _DATE_CUE = re.compile(
     r"\s{0,3}(?:于|於|at|on)?\s{0,3}[:：]?\s{0,3}$",
     re.I,
 )
-_UPDATE_CUE = re.compile(r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}\s{0,3}[:：]?\s{0,3}$", re.I)
+_UPDATE_CUE = re.compile(
+    r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}(?:\s{1,3}on)?\s{0,3}[:：]?\s{0,3}$", re.I
+)
 
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I)
 # "By X", "Analysis by X", "Von X": up to three words before "by"; or a label
