@@ -432,5 +432,5 @@ def test_forum_thread_author_is_the_first_posts_user_even_in_lower_case():
 def test_a_date_printed_as_updated_on_is_not_the_publication_date():
     page = ("<html><head><title>Choosing a tent</title></head><body><h1>Choosing a tent</h1>"
             "<p>Last Updated on</p><p>March 3, 2026</p><p>Pick a tent rated for one more person than you are.</p>"
-            "</body></html>")
-    assert extract_metadata(Document(page))["datePublished"] is None
+            "<p>January 5, 2024</p></body></html>")
+    assert extract_metadata(Document(page))["datePublished"] == "2024-01-05"
