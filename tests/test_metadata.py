@@ -434,3 +434,20 @@ def test_a_date_printed_as_updated_on_is_not_the_publication_date():
             "<p>Last Updated on</p><p>March 3, 2026</p><p>Pick a tent rated for one more person than you are.</p>"
             "<p>January 5, 2024</p></body></html>")
     assert extract_metadata(Document(page))["datePublished"] == "2024-01-05"
+
+
+def test_declared_author_the_page_never_prints_gives_way_to_the_printed_byline():
+    page = ("<html><head><title>Mulching in autumn</title><meta name='author' content='{declared}'></head>"
+            "<body><h1>Mulching in autumn</h1><p>By Rosa Lindqvist</p>"
+            "<p>Leaves make the cheapest mulch there is, once they are shredded.</p>{footer}</body></html>")
+    uploaded = extract_metadata(Document(page.format(declared="webteam42", footer="")))
+    assert uploaded["authors"] == ["Rosa Lindqvist"]
+    # A declared name the page prints somewhere is kept.
+    printed = extract_metadata(Document(page.format(declared="Anna Berg", footer="<footer>Anna Berg</footer>")))
+    assert printed["authors"] == ["Anna Berg"]
+
+
+def test_forum_byline_stops_at_a_guillemet():
+    page = ("<html><head><title>Disk full</title></head><body><h1>Disk full</h1>"
+            "<p>by Stickybit » Tue Aug 06, 2024 9:12 am</p><p>The root partition filled up overnight.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Stickybit"]

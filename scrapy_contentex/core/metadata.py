@@ -435,9 +435,9 @@ def find_authors(
         lambda: _meta_authors(meta),
         lambda: _semantic_authors(tree),
         lambda: _zh_text_authors(text, headline),
+        lambda: _poster_names(tree),
         lambda: _text_byline(text, headline),
         lambda: _class_authors(tree),
-        lambda: _poster_names(tree),
         lambda: _dateline_names(text, headline, is_site),
     )
     # Called one by one: most pages stop at structured data, and the later
@@ -454,9 +454,28 @@ def find_authors(
         if fallback and len(names) > 2:
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
+            if number <= 1:
+                return _shown_instead(names, text, headline)
             return names
         fallback = fallback or names
     return fallback
+
+
+def _shown_instead(declared: list[str], text: str, headline: str | None) -> list[str]:
+    """The declared authors, unless the page prints none of them and its byline names someone else.
+
+    Sites fill ``meta author`` or JSON-LD from the account that uploaded the
+    post ("kffnirmitap", an editor) while the labelled byline ("By X",
+    "Author: X") shows the writer. A declared name the page prints anywhere
+    is kept, and so is the declaration when no byline names one or two people.
+    """
+    folded = text.casefold()
+    if any(name.casefold() in folded for name in declared):
+        return declared
+    shown = clean_authors(_text_byline(text, headline))
+    if shown and len(shown) <= 2:
+        return shown
+    return declared
 
 
 class _Names(list):
@@ -545,7 +564,7 @@ _BYLINE_LINE = re.compile(
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@»]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
 _GLUED_BY = re.compile(
     r"^(\s{0,3}(?:(?:article|post|story)\s{1,3})?(?:(?:written|posted|article)\s{1,3})?"
@@ -773,7 +792,7 @@ def _poster_names(tree: HtmlElement) -> list[str]:
     for element in _under_body(tree, _USER_NAMED)[:200]:
         if not any(_POSTER_CLASS.match(token) for token in (element.get("class") or "").split()):
             continue
-        value = normalize_space(element.text_content())
+        value = _strip_labels(normalize_space(element.text_content()))
         if value and token_count(value) <= 4 and _looks_like_name(value):
             return [value]
     return []
@@ -833,7 +852,7 @@ def _cut_tail(value: str) -> str:
 
 
 _BYLINE_TAIL_RE = re.compile(
-    r"\s*[|•·⋅]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    r"\s*[|•·⋅»]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
     re.IGNORECASE,
 )
 
@@ -975,7 +994,7 @@ def _looks_like_name(name: str) -> bool:
         _HANDLE_RE.fullmatch(name) and sum(ch.isalpha() for ch in name) >= 3
     ):
         return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
-    if name.casefold() in _LABEL_WORDS:
+    if all(word in _LABEL_WORDS for word in name.casefold().split()):
         return False
     if _JOB_RE.search(name):
         rest = _JOB_RE.sub(" ", name)
