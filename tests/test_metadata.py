@@ -451,3 +451,18 @@ def test_forum_byline_stops_at_a_guillemet():
     page = ("<html><head><title>Disk full</title></head><body><h1>Disk full</h1>"
             "<p>by Stickybit » Tue Aug 06, 2024 9:12 am</p><p>The root partition filled up overnight.</p></body></html>")
     assert extract_metadata(Document(page))["authors"] == ["Stickybit"]
+
+
+def test_filter_controls_and_capitalised_words_are_not_bylines():
+    page = ("<html><head><title>Case studies</title></head><body><h1>Case studies</h1>"
+            "<p>Filter by Company Size</p><p>AVAILABLE ADD-ONS</p><p>PARADISUS LOS CABOS</p>"
+            "<p>Our customers cut their close from ten days to four.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == []
+
+
+def test_author_box_gives_the_name_before_the_biography():
+    page = ("<html><head><title>Cold brew at home</title></head><body><h1>Cold brew at home</h1>"
+            "<p>Steep coarse grounds for eighteen hours, then filter twice.</p>"
+            "<div class='blog_author-text'><div>Lena Okafor</div><div>Lena Okafor is a barista trainer who has "
+            "written about coffee for a decade and runs workshops in three cities.</div></div></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Lena Okafor"]

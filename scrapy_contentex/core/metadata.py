@@ -556,7 +556,7 @@ _BY_WORDS = "by|von|par|por|door|av|przez"
 _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
     rf"(?:{_BY_WORDS})"
-    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
+    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z][a-z])))"
     r"(?P<names>[^\n]{2,120})$"
     rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
     r"\s{0,2}[:：]\s{0,3}"
@@ -698,7 +698,17 @@ def _byline_names(names: str) -> str:
         return ""
     if names[-1] in ".!?" and not re.search(r"\b[A-Z]\.$", names):
         return ""  # a sentence, not a name ("By now, everyone knows.")
+    if _FACET_RE.search(names):
+        return ""  # a filter or sort control ("Filter by Company Size", "Sort by Date")
     return names
+
+
+# Last words of the controls that read "by X" without naming anyone.
+_FACET_RE = re.compile(
+    r"\b(?:type|size|category|categories|industry|industries|topic|date|price|popularity|relevance"
+    r"|role|region|location|format|level|use case|solution|rating)s?$",
+    re.I,
+)
 
 
 def markup_authors(tree: HtmlElement) -> list[str]:
@@ -765,6 +775,9 @@ def _class_authors(tree: HtmlElement) -> list[str]:
         if id(element) in outer:
             continue
         value = _strip_labels(normalize_space(" ".join(element.itertext())))
+        if token_count(value) > 12:
+            # An author box: the name first, then the biography ("Jane Roe / Jane Roe is a ...").
+            value = _strip_labels(next((t.strip() for t in element.itertext() if t.strip()), ""))
         if value and token_count(value) <= 12 and _capitalised(value):
             found.append(value)
         if len(found) >= 3:
