@@ -466,3 +466,24 @@ def test_author_box_gives_the_name_before_the_biography():
             "<div class='blog_author-text'><div>Lena Okafor</div><div>Lena Okafor is a barista trainer who has "
             "written about coffee for a decade and runs workshops in three cities.</div></div></body></html>")
     assert extract_metadata(Document(page))["authors"] == ["Lena Okafor"]
+
+
+def test_dateline_under_the_printed_heading_when_the_title_wording_is_not_printed():
+    page = ("<html><head><title>Field notes: week two of the garden</title>"
+            "<meta property='og:title' content='Field notes: week two of the garden'>"
+            "<script type='application/ld+json'>{\"@type\": \"BlogPosting\", "
+            "\"headline\": \"Field notes: week two of the garden\"}</script></head>"
+            "<body><h1>Beans, then peas</h1><p>20 December 2025</p>"
+            "<p>The beans came up on Tuesday, the peas a day later.</p></body></html>")
+    meta = extract_metadata(Document(page))
+    assert meta["headline"] == "Field notes: week two of the garden"  # not printed: the <h1> anchors the date
+    assert meta["datePublished"] == "2025-12-20"
+
+
+def test_a_lone_update_date_under_the_headline_is_the_date_shown():
+    page = ("<html><head><title>Plant-based swaps</title></head><body><h1>Plant-based swaps</h1>"
+            "<p>Last Modified: August 08, 2023</p><p>Start with one meal a week and build from there.</p>"
+            + "<p>Start with one meal a week and build from there.</p>" * 30
+            + "<h3>Related posts</h3><p>Protein for runners</p><p>March 05, 2026</p><p>Iron and tea</p>"
+            "<p>March 04, 2026</p><p>Fibre first</p><p>February 26, 2026</p></body></html>")
+    assert extract_metadata(Document(page))["datePublished"] == "2023-08-08"

@@ -22,7 +22,7 @@ from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import ARTICLE_TYPES, SitePredicate, segments, site_test
+from .title import ARTICLE_TYPES, SitePredicate, page_headings, segments, site_test
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -154,18 +154,34 @@ def extract_metadata(doc: Document) -> dict:
     headline = extract_headline(doc)
     text = doc.visible_text
     is_site = site_test(doc)
-    date = published_date(tree, meta, articles, text, headline, doc.url)
+    anchor = _anchor(doc, text, headline)
+    date = published_date(tree, meta, articles, text, anchor, doc.url)
     return {
         "headline": headline,
         "datePublished": date[0] if date else None,
         "datePublishedRaw": date[1] if date else None,
-        "authors": find_authors(tree, meta, articles, text, headline, is_site),
+        "authors": find_authors(tree, meta, articles, text, anchor, is_site),
         "inLanguage": find_language(tree, meta, articles, (headline or "") + "\n" + text),
         "description": find_description(meta, articles),
     }
 
 
 # -- shared inputs ---------------------------------------------------------
+
+
+def _anchor(doc: Document, text: str, headline: str | None) -> str | None:
+    """The printed headline the dateline and byline are looked for under.
+
+    The chosen headline, when the page prints it; else the first printed
+    ``<h1>``: the ``<title>`` or og:title wording ("Blog: Headline") is not
+    always printed, and the byline and date still sit under the heading.
+    """
+    if _title_span(text, headline):
+        return headline
+    for level, heading in page_headings(doc):
+        if level == 1 and _title_span(text, heading):
+            return heading
+    return headline
 
 
 def article_objects(tree: HtmlElement) -> list[dict]:
@@ -358,6 +374,10 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         months = [d for d in find_dates(after[:300], months=True) if d.precision == "month"]
         if months:
             return months[0].iso, months[0].raw
+        # Only an update date right under the headline ("Last Modified: ..."): the one date shown.
+        updated = [d for d in find_dates(after[:NEAR_TITLE]) if _updated(after, d)]
+        if updated:
+            return updated[0].iso, updated[0].raw
     found = [d for d in find_dates(text) if not _updated(text, d)]
     dates = _unlisted(found) or found
     cued = [d for d in dates if _cued(text, d)]
