@@ -806,10 +806,13 @@ def _class_authors(tree: HtmlElement) -> list[str]:
 
 
 # A class token of a forum post's user element ("username", "bigusername",
-# "user-name", "PostUser-name", "poster", "postauthor", "author-name"): the
-# post template repeats it, and its first occurrence is the thread's starter.
+# "user-name", "PostUser-name", "poster", "postauthor", "author-name", the
+# microformats "p-author"/"u-author"): the post template repeats it, and its
+# first occurrence is the thread's starter.
 _POSTER_CLASS = re.compile(
-    r"^(?:big)?user-?name$|^poster(?:-?name)?$|^post-?(?:author|user)(?:-?name)?$|^author-?name$", re.I
+    r"^(?:big)?user-?name$|^poster(?:-?name)?$|^post-?(?:author|user)(?:-?name)?$|^author-?name$"
+    r"|^[pu]-author$",  # microformats2: an h-entry's author
+    re.I,
 )
 _USER_NAMED = etree.XPath("descendant::*[contains(translate(@class, 'UN', 'un'), 'user')"
                           " or contains(@class, 'oster') or contains(translate(@class, 'A', 'a'), 'author')]")
