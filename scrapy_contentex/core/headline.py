@@ -33,6 +33,7 @@ from .pagetype_model import LogisticModel
 from .pagetype_model import load_model as load_logistic
 from .title import (
     MAX_CMP,
+    SitePredicate,
     _headline_segments,
     clean_title,
     extract_title,
@@ -162,6 +163,8 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "words_vs_title": tokens / max(1, token_count(raw)),
             "has_digit": float(any(ch.isdigit() for ch in cand.text)),
             "cuts_heading": float(cand.whole is not None),
+            "rest_is_site": float(_rest_is_site(cand.text, raw, is_site)),
+            "title_has_site": float(any(is_site(p) for p in segments(raw))) if raw else 0.0,
         })
         rows.append(row)
     return rows
@@ -171,6 +174,16 @@ _HEADINGS = frozenset({"h1_first", "h1_other", "h2"})
 # What follows a headline in "Headline — subtitle", "标题——副标题", "Headline: subtitle";
 # not '|', '_', '/' or '>', which join breadcrumbs and site names.
 _SUBTITLE_RE = re.compile(r"\s*(?:[-–—:：]|——)\s*\S")
+
+
+def _rest_is_site(text: str, raw_title: str, is_site: SitePredicate) -> bool:
+    """The ``<title>`` is this text plus only the site's name ("Text | Site")."""
+    if not raw_title or text == raw_title:
+        return False
+    parts = segments(raw_title)
+    kept = segments(text)
+    rest = [p for p in parts if p not in kept]
+    return bool(rest) and len(rest) < len(parts) and all(is_site(p) for p in rest)
 
 
 def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> None:
