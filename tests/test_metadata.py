@@ -487,3 +487,7 @@ def test_a_lone_update_date_under_the_headline_is_the_date_shown():
             + "<h3>Related posts</h3><p>Protein for runners</p><p>March 05, 2026</p><p>Iron and tea</p>"
             "<p>March 04, 2026</p><p>Fibre first</p><p>February 26, 2026</p></body></html>")
     assert extract_metadata(Document(page))["datePublished"] == "2023-08-08"
+
+
+def test_an_unfilled_template_placeholder_is_no_author():
+    assert clean_authors(["page.head.extra.author", "{{ post.author }}", "sara.r.peter"]) == ["sara.r.peter"]

@@ -1030,7 +1030,7 @@ def _looks_like_name(name: str) -> bool:
         _HANDLE_RE.fullmatch(name) and sum(ch.isalpha() for ch in name) >= 3
     ):
         return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
-    if all(word in _LABEL_WORDS for word in name.casefold().split()):
+    if all(word in _LABEL_WORDS for word in name.casefold().split()) or _TEMPLATE_KEY.fullmatch(name):
         return False
     if _JOB_RE.search(name):
         rest = _JOB_RE.sub(" ", name)
@@ -1040,6 +1040,8 @@ def _looks_like_name(name: str) -> bool:
     return any(ch.isalpha() for ch in name)
 
 
+# A template's unfilled placeholder ("page.head.extra.author", "{{ author }}").
+_TEMPLATE_KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+){3,}|.*(?:\{\{|\}\}|\$\{).*")
 # A forum or site user name: one ASCII word that starts with a letter.
 _HANDLE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,40}")
 # Capitalised words that do not make a job title a name ("Senior Staff Writer").
