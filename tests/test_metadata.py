@@ -491,3 +491,15 @@ def test_a_lone_update_date_under_the_headline_is_the_date_shown():
 
 def test_an_unfilled_template_placeholder_is_no_author():
     assert clean_authors(["page.head.extra.author", "{{ post.author }}", "sara.r.peter"]) == ["sara.r.peter"]
+
+
+def test_calendar_words_are_no_names():
+    assert clean_authors(["Sun", "Wed", "Dec", "Maya Patel"]) == ["Maya Patel"]
+
+
+def test_after_a_declared_organisation_a_bare_line_beside_the_date_is_not_taken():
+    page = ("<html><head><title>River search resumes</title><meta property='og:site_name' content='Daily Courier'>"
+            "<meta name='author' content='Daily Courier'></head><body><h1>River search resumes</h1>"
+            "<p>13.05.2024, 08.28</p><p>Listen Later</p><p>Divers returned to the river on Monday morning.</p>"
+            "</body></html>")
+    assert extract_metadata(Document(page, url="https://dailycourier.example/a"))["authors"] == ["Daily Courier"]

@@ -455,14 +455,15 @@ def find_authors(
         lambda: _meta_authors(meta),
         lambda: _semantic_authors(tree),
         lambda: _zh_text_authors(text, headline),
-        lambda: _poster_names(tree),
         lambda: _text_byline(text, headline),
         lambda: _class_authors(tree),
+        lambda: _poster_names(tree),
         lambda: _dateline_names(text, headline, is_site),
     )
     # Called one by one: most pages stop at structured data, and the later
     # sources (text patterns, the class scan over the whole tree) cost the most.
     fallback: list[str] = []
+    listed: list[str] = []
     for number, source in enumerate(sources):
         found = source()
         names = clean_authors(found)
@@ -471,14 +472,19 @@ def find_authors(
         organisation = (number == 0 and getattr(found, "organisations", False)) or (
             number <= 1 and all(is_site(n) for n in names)
         )
+        if (fallback or listed) and number == len(sources) - 1:
+            break  # after a declared organisation or a list, a bare name beside the date is too weak
         if fallback and len(names) > 2:
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
             if number <= 1:
                 return _shown_instead(names, text, headline)
+            if number == len(sources) - 3 and len(names) > 2:
+                listed = listed or names  # the class scan found a list (posters, commenters):
+                continue  # the first post's user, if the template marks it, is the author
             return names
         fallback = fallback or names
-    return fallback
+    return fallback or listed
 
 
 def _shown_instead(declared: list[str], text: str, headline: str | None) -> list[str]:
@@ -678,7 +684,7 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
             continue
         name = line.strip(_BYLINE_PUNCT)
-        if _dateline_name(name) and not is_site(name) and _key_of_headline(name) != _key_of_headline(headline):
+        if _dateline_name(name) and not is_site(name) and _key_of_headline(name) not in _key_of_headline(headline):
             return [name]
     return []
 
@@ -1032,6 +1038,8 @@ def _looks_like_name(name: str) -> bool:
         return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
     if all(word in _LABEL_WORDS for word in name.casefold().split()) or _TEMPLATE_KEY.fullmatch(name):
         return False
+    if _CALENDAR_WORD.fullmatch(name):
+        return False  # "Sun", "Wed" of a "Joined: Sun Dec 17" line
     if _JOB_RE.search(name):
         rest = _JOB_RE.sub(" ", name)
         if not any(w[0].isupper() and w.casefold() not in _NOT_A_NAME_WORDS
@@ -1040,6 +1048,13 @@ def _looks_like_name(name: str) -> bool:
     return any(ch.isalpha() for ch in name)
 
 
+# A weekday or a month, whole or abbreviated: part of a date, never a name.
+_CALENDAR_WORD = re.compile(
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|tuesday|thursday|saturday"
+    r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t|tember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?",
+    re.I,
+)
 # A template's unfilled placeholder ("page.head.extra.author", "{{ author }}").
 _TEMPLATE_KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+){3,}|.*(?:\{\{|\}\}|\$\{).*")
 # A forum or site user name: one ASCII word that starts with a letter.
