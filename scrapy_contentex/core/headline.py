@@ -143,6 +143,7 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
     rule = next((c.text for c in cands if "rule" in c.sources), "")
     _mark_cut_headings(cands, raw, shown)
+    title_has_site = float(any(is_site(p) for p in segments(raw))) if raw else 0.0
     rows = []
     for cand in cands:
         key = " ".join(cand.text.casefold().split())
@@ -164,7 +165,7 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "has_digit": float(any(ch.isdigit() for ch in cand.text)),
             "cuts_heading": float(cand.whole is not None),
             "rest_is_site": float(_rest_is_site(cand.text, raw, is_site)),
-            "title_has_site": float(any(is_site(p) for p in segments(raw))) if raw else 0.0,
+            "title_has_site": title_has_site,
         })
         rows.append(row)
     return rows
