@@ -32,3 +32,34 @@ def test_shipped_model_reads_exactly_the_features_the_code_computes():
 
 def test_no_candidate_no_headline():
     assert extract_headline(Document("<html><body><p>just text here</p></body></html>")) is None
+
+
+SUBTITLED = """<html><head><title>{title}</title></head>
+<body><nav><a href="/">Home</a></nav><article><h1>{h1}</h1>
+<p>The port handled more containers in the first four months than a year before.</p></article>
+</body></html>"""
+
+
+def test_a_title_segment_that_cuts_the_printed_heading_gives_the_whole_heading():
+    h1 = "Trade picks up — exports grew faster than expected in April"
+    doc = Document(SUBTITLED.format(title=f"{h1} - Harbour Daily", h1=h1))
+    cands = candidates(doc)
+    features(doc, cands)
+    first = next(c for c in cands if c.text == "Trade picks up")
+    assert first.shown == h1
+    assert extract_headline(doc) == h1
+
+
+def test_chinese_double_dash_subtitle_is_kept():
+    h1 = "积极因素不断增多 动能增强——前4个月外贸向好态势进一步巩固"
+    doc = Document(SUBTITLED.format(title="积极因素不断增多 动能增强-前4个月外贸向好态势进一步巩固-某某新闻", h1=h1))
+    assert extract_headline(doc) == h1
+
+
+def test_a_breadcrumb_heading_is_not_a_subtitle():
+    # '|' joins breadcrumbs and site names: the first part is not a cut of a subtitle.
+    h1 = "Battery drains overnight | Phones | Help forum"
+    doc = Document(SUBTITLED.format(title=f"{h1} | Example Community", h1=h1))
+    cands = candidates(doc)
+    features(doc, cands)
+    assert all(c.whole is None for c in cands)

@@ -402,3 +402,109 @@ def test_byline_job_after_a_dot_operator_and_inverted_citation_author():
     assert meta_of(html)["authors"] == ["Chris Pike"]
     cited = '<html><head><meta name="citation_author" content="Roe, Jane Q."></head><body><p>x</p></body></html>'
     assert meta_of(cited)["authors"] == ["Jane Q. Roe"]
+
+
+DATELINE_PAGE = """<html><head><title>Keeping sourdough starters alive | Crumb Notes</title></head>
+<body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+<article><h1>Keeping sourdough starters alive</h1>
+<div class="meta"><span>{name}</span></div><div class="meta"><span>March 5, 2025</span></div>
+<p>A starter wants flour and water every day; in the fridge it can wait a week.</p></article></body></html>"""
+
+
+def test_unlabelled_name_beside_the_dateline_is_the_author():
+    meta = extract_metadata(Document(DATELINE_PAGE.format(name="Maren Holt")))
+    assert meta["authors"] == ["Maren Holt"]
+
+
+def test_a_section_word_beside_the_dateline_is_no_author():
+    for line in ("Baking", "Share this article", "5 min read"):
+        assert extract_metadata(Document(DATELINE_PAGE.format(name=line)))["authors"] == [], line
+
+
+THREAD = """<html><head><title>Fan makes a clicking noise - Hardware forum</title></head><body>
+<h1>Fan makes a clicking noise</h1>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/1">quietpc77</a></dt>
+<dd>Posts: 12</dd></dl><div class="content">My case fan clicks at low speed. Any idea?</div></div>
+<div class="post"><dl class="postprofile"><dt><a class="username" href="/u/2">oldtimer</a></dt>
+<dd>Posts: 4021</dd></dl><div class="content">Check the bearing; a drop of oil often helps.</div></div>
+</body></html>"""
+
+
+def test_forum_thread_author_is_the_first_posts_user_even_in_lower_case():
+    assert extract_metadata(Document(THREAD))["authors"] == ["quietpc77"]
+
+
+def test_a_date_printed_as_updated_on_is_not_the_publication_date():
+    page = ("<html><head><title>Choosing a tent</title></head><body><h1>Choosing a tent</h1>"
+            "<p>Last Updated on</p><p>March 3, 2026</p><p>Pick a tent rated for one more person than you are.</p>"
+            "<p>January 5, 2024</p></body></html>")
+    assert extract_metadata(Document(page))["datePublished"] == "2024-01-05"
+
+
+def test_declared_author_the_page_never_prints_gives_way_to_the_printed_byline():
+    page = ("<html><head><title>Mulching in autumn</title><meta name='author' content='{declared}'></head>"
+            "<body><h1>Mulching in autumn</h1><p>By Rosa Lindqvist</p>"
+            "<p>Leaves make the cheapest mulch there is, once they are shredded.</p>{footer}</body></html>")
+    uploaded = extract_metadata(Document(page.format(declared="webteam42", footer="")))
+    assert uploaded["authors"] == ["Rosa Lindqvist"]
+    # A declared name the page prints somewhere is kept.
+    printed = extract_metadata(Document(page.format(declared="Anna Berg", footer="<footer>Anna Berg</footer>")))
+    assert printed["authors"] == ["Anna Berg"]
+
+
+def test_forum_byline_stops_at_a_guillemet():
+    page = ("<html><head><title>Disk full</title></head><body><h1>Disk full</h1>"
+            "<p>by Stickybit » Tue Aug 06, 2024 9:12 am</p><p>The root partition filled up overnight.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Stickybit"]
+
+
+def test_filter_controls_and_capitalised_words_are_not_bylines():
+    page = ("<html><head><title>Case studies</title></head><body><h1>Case studies</h1>"
+            "<p>Filter by Company Size</p><p>AVAILABLE ADD-ONS</p><p>PARADISUS LOS CABOS</p>"
+            "<p>Our customers cut their close from ten days to four.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == []
+
+
+def test_author_box_gives_the_name_before_the_biography():
+    page = ("<html><head><title>Cold brew at home</title></head><body><h1>Cold brew at home</h1>"
+            "<p>Steep coarse grounds for eighteen hours, then filter twice.</p>"
+            "<div class='blog_author-text'><div>Lena Okafor</div><div>Lena Okafor is a barista trainer who has "
+            "written about coffee for a decade and runs workshops in three cities.</div></div></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Lena Okafor"]
+
+
+def test_dateline_under_the_printed_heading_when_the_title_wording_is_not_printed():
+    page = ("<html><head><title>Field notes: week two of the garden</title>"
+            "<meta property='og:title' content='Field notes: week two of the garden'>"
+            "<script type='application/ld+json'>{\"@type\": \"BlogPosting\", "
+            "\"headline\": \"Field notes: week two of the garden\"}</script></head>"
+            "<body><h1>Beans, then peas</h1><p>20 December 2025</p>"
+            "<p>The beans came up on Tuesday, the peas a day later.</p></body></html>")
+    meta = extract_metadata(Document(page))
+    assert meta["headline"] == "Field notes: week two of the garden"  # not printed: the <h1> anchors the date
+    assert meta["datePublished"] == "2025-12-20"
+
+
+def test_a_lone_update_date_under_the_headline_is_the_date_shown():
+    page = ("<html><head><title>Plant-based swaps</title></head><body><h1>Plant-based swaps</h1>"
+            "<p>Last Modified: August 08, 2023</p><p>Start with one meal a week and build from there.</p>"
+            + "<p>Start with one meal a week and build from there.</p>" * 30
+            + "<h3>Related posts</h3><p>Protein for runners</p><p>March 05, 2026</p><p>Iron and tea</p>"
+            "<p>March 04, 2026</p><p>Fibre first</p><p>February 26, 2026</p></body></html>")
+    assert extract_metadata(Document(page))["datePublished"] == "2023-08-08"
+
+
+def test_an_unfilled_template_placeholder_is_no_author():
+    assert clean_authors(["page.head.extra.author", "{{ post.author }}", "sara.r.peter"]) == ["sara.r.peter"]
+
+
+def test_calendar_words_are_no_names():
+    assert clean_authors(["Sun", "Wed", "Dec", "Maya Patel"]) == ["Maya Patel"]
+
+
+def test_after_a_declared_organisation_a_bare_line_beside_the_date_is_not_taken():
+    page = ("<html><head><title>River search resumes</title><meta property='og:site_name' content='Daily Courier'>"
+            "<meta name='author' content='Daily Courier'></head><body><h1>River search resumes</h1>"
+            "<p>13.05.2024, 08.28</p><p>Listen Later</p><p>Divers returned to the river on Monday morning.</p>"
+            "</body></html>")
+    assert extract_metadata(Document(page, url="https://dailycourier.example/a"))["authors"] == ["Daily Courier"]

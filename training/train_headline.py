@@ -51,7 +51,7 @@ def load_pages(limit: int | None = None) -> list[Page]:
         doc = Document(html, url=record.get("url"))
         cands = candidates(doc)
         pages.append(Page(registered_domain(record.get("url")) or "", cands, features(doc, cands),
-                          [headline_ok(c.text, record["title"]) for c in cands]))
+                          [headline_ok(c.shown, record["title"]) for c in cands]))
     return pages
 
 
@@ -78,7 +78,7 @@ def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
             right += picked is not None and page.labels[picked]
         else:
             text = choose(page.cands, page.rows, model)
-            right += any(label and c.text == text for c, label in zip(page.cands, page.labels, strict=True))
+            right += any(label and c.shown == text for c, label in zip(page.cands, page.labels, strict=True))
     return right
 
 

@@ -33,6 +33,7 @@ from .pagetype_model import LogisticModel
 from .pagetype_model import load_model as load_logistic
 from .title import (
     MAX_CMP,
+    SitePredicate,
     _headline_segments,
     clean_title,
     extract_title,
@@ -73,6 +74,14 @@ class Candidate:
 
     text: str
     sources: set[str] = field(default_factory=set)
+    # The printed heading this candidate is the first part of ("A" of the shown
+    # "A —— B"), set by :func:`features`; choosing the candidate shows it whole.
+    whole: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The text a choice of this candidate returns."""
+        return self.whole or self.text
 
 
 def candidates(doc: Document) -> list[Candidate]:
@@ -133,6 +142,8 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     og = clean_title(meta.get("og:title") or "")
     h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
     rule = next((c.text for c in cands if "rule" in c.sources), "")
+    _mark_cut_headings(cands, raw, shown)
+    title_has_site = float(any(is_site(p) for p in segments(raw))) if raw else 0.0
     rows = []
     for cand in cands:
         key = " ".join(cand.text.casefold().split())
@@ -152,9 +163,49 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "first_at": first / len(shown) if first >= 0 else 1.0,
             "words_vs_title": tokens / max(1, token_count(raw)),
             "has_digit": float(any(ch.isdigit() for ch in cand.text)),
+            "cuts_heading": float(cand.whole is not None),
+            "rest_is_site": float(_rest_is_site(cand.text, raw, is_site)),
+            "title_has_site": title_has_site,
         })
         rows.append(row)
     return rows
+
+
+_HEADINGS = frozenset({"h1_first", "h1_other", "h2"})
+# What follows a headline in "Headline — subtitle", "标题——副标题", "Headline: subtitle";
+# not '|', '_', '/' or '>', which join breadcrumbs and site names.
+_SUBTITLE_RE = re.compile(r"\s*(?:[-–—:：]|——)\s*\S")
+
+
+def _rest_is_site(text: str, raw_title: str, is_site: SitePredicate) -> bool:
+    """The ``<title>`` is this text plus only the site's name ("Text | Site")."""
+    if not raw_title or text == raw_title:
+        return False
+    parts = segments(raw_title)
+    kept = segments(text)
+    rest = [p for p in parts if p not in kept]
+    return bool(rest) and len(rest) < len(parts) and all(is_site(p) for p in rest)
+
+
+def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> None:
+    """Set ``whole`` on candidates that are the headline part of a printed "headline — subtitle".
+
+    A ``<title>`` segment ("A") cuts the heading "A — B" when the page prints
+    that heading and the ``<title>`` holds it whole: the site split its own
+    title on the dash, the reader sees "A — B". Chinese agencies write
+    "标题——副标题" the same way.
+    """
+    title_key = f" {_norm(raw_title)} " if raw_title else ""
+    if not title_key:
+        return
+    headings = [c.text for c in cands if c.sources & _HEADINGS and f" {_norm(c.text)} " in title_key
+                and f" {' '.join(c.text.casefold().split())} " in shown]
+    for cand in cands:
+        if cand.sources & _HEADINGS:
+            continue
+        folded = cand.text.casefold()
+        cand.whole = next((h for h in headings if h.casefold().startswith(folded)
+                           and _SUBTITLE_RE.match(h, len(cand.text))), None)
 
 
 def load_model(path: str | None = None) -> LogisticModel:
@@ -169,7 +220,7 @@ def choose(cands: list[Candidate], rows: list[dict[str, float]], model: Logistic
         return None
     scores = [model.index_probability(row) for row in rows]
     best = max(range(len(cands)), key=lambda i: (scores[i], -i))
-    return cands[best].text
+    return cands[best].shown
 
 
 def extract_headline(doc: Document, model: LogisticModel | None = None) -> str | None:

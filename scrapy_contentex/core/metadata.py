@@ -22,7 +22,7 @@ from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import ARTICLE_TYPES, SitePredicate, segments, site_test
+from .title import ARTICLE_TYPES, SitePredicate, page_headings, segments, site_test
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -58,7 +58,9 @@ _DATE_CUE = re.compile(
     r"\s{0,3}(?:于|於|at|on)?\s{0,3}[:：]?\s{0,3}$",
     re.I,
 )
-_UPDATE_CUE = re.compile(r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}\s{0,3}[:：]?\s{0,3}$", re.I)
+_UPDATE_CUE = re.compile(
+    r"(?:更新|修改|编辑于|updated|modified|last edit)\S{0,3}(?:\s{1,3}on)?\s{0,3}[:：]?\s{0,3}$", re.I
+)
 
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|net|org|cn)(?:/|$)", re.I)
 # "By X", "Analysis by X", "Von X": up to three words before "by"; or a label
@@ -152,18 +154,34 @@ def extract_metadata(doc: Document) -> dict:
     headline = extract_headline(doc)
     text = doc.visible_text
     is_site = site_test(doc)
-    date = published_date(tree, meta, articles, text, headline, doc.url)
+    anchor = _anchor(doc, text, headline)
+    date = published_date(tree, meta, articles, text, anchor, doc.url)
     return {
         "headline": headline,
         "datePublished": date[0] if date else None,
         "datePublishedRaw": date[1] if date else None,
-        "authors": find_authors(tree, meta, articles, text, headline, is_site),
+        "authors": find_authors(tree, meta, articles, text, anchor, is_site),
         "inLanguage": find_language(tree, meta, articles, (headline or "") + "\n" + text),
         "description": find_description(meta, articles),
     }
 
 
 # -- shared inputs ---------------------------------------------------------
+
+
+def _anchor(doc: Document, text: str, headline: str | None) -> str | None:
+    """The printed headline the dateline and byline are looked for under.
+
+    The chosen headline, when the page prints it; else the first printed
+    ``<h1>``: the ``<title>`` or og:title wording ("Blog: Headline") is not
+    always printed, and the byline and date still sit under the heading.
+    """
+    if _title_span(text, headline):
+        return headline
+    for level, heading in page_headings(doc):
+        if level == 1 and _title_span(text, heading):
+            return heading
+    return headline
 
 
 def article_objects(tree: HtmlElement) -> list[dict]:
@@ -356,6 +374,10 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         months = [d for d in find_dates(after[:300], months=True) if d.precision == "month"]
         if months:
             return months[0].iso, months[0].raw
+        # Only an update date right under the headline ("Last Modified: ..."): the one date shown.
+        updated = [d for d in find_dates(after[:NEAR_TITLE]) if _updated(after, d)]
+        if updated:
+            return updated[0].iso, updated[0].raw
     found = [d for d in find_dates(text) if not _updated(text, d)]
     dates = _unlisted(found) or found
     cued = [d for d in dates if _cued(text, d)]
@@ -435,10 +457,13 @@ def find_authors(
         lambda: _zh_text_authors(text, headline),
         lambda: _text_byline(text, headline),
         lambda: _class_authors(tree),
+        lambda: _poster_names(tree),
+        lambda: _dateline_names(text, headline, is_site),
     )
     # Called one by one: most pages stop at structured data, and the later
     # sources (text patterns, the class scan over the whole tree) cost the most.
     fallback: list[str] = []
+    listed: list[str] = []
     for number, source in enumerate(sources):
         found = source()
         names = clean_authors(found)
@@ -447,12 +472,36 @@ def find_authors(
         organisation = (number == 0 and getattr(found, "organisations", False)) or (
             number <= 1 and all(is_site(n) for n in names)
         )
+        if (fallback or listed) and number == len(sources) - 1:
+            break  # after a declared organisation or a list, a bare name beside the date is too weak
         if fallback and len(names) > 2:
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
+            if number <= 1:
+                return _shown_instead(names, text, headline)
+            if number == len(sources) - 3 and len(names) > 2:
+                listed = listed or names  # the class scan found a list (posters, commenters):
+                continue  # the first post's user, if the template marks it, is the author
             return names
         fallback = fallback or names
-    return fallback
+    return fallback or listed
+
+
+def _shown_instead(declared: list[str], text: str, headline: str | None) -> list[str]:
+    """The declared authors, unless the page prints none of them and its byline names someone else.
+
+    Sites fill ``meta author`` or JSON-LD from the account that uploaded the
+    post ("kffnirmitap", an editor) while the labelled byline ("By X",
+    "Author: X") shows the writer. A declared name the page prints anywhere
+    is kept, and so is the declaration when no byline names one or two people.
+    """
+    folded = text.casefold()
+    if any(name.casefold() in folded for name in declared):
+        return declared
+    shown = clean_authors(_text_byline(text, headline))
+    if shown and len(shown) <= 2:
+        return shown
+    return declared
 
 
 class _Names(list):
@@ -533,7 +582,7 @@ _BY_WORDS = "by|von|par|por|door|av|przez"
 _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
     rf"(?:{_BY_WORDS})"
-    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z])))"
+    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z][a-z])))"
     r"(?P<names>[^\n]{2,120})$"
     rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
     r"\s{0,2}[:：]\s{0,3}"
@@ -541,7 +590,7 @@ _BYLINE_LINE = re.compile(
     re.I | re.M,
 )
 # Where a byline stops: "on <date>", a date, a separator, a handle.
-_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@]|\s\d|$", re.I)
+_BYLINE_END = re.compile(r"\s(?:on|am|le|el|em|op|den|dia|in)\s|\s[|/／•·⋅@»]|\s\d|$", re.I)
 _GLUED_LIST = re.compile(r"\n\s{0,3}([,&]|and|und)\s{0,3}\n", re.I)
 _GLUED_BY = re.compile(
     r"^(\s{0,3}(?:(?:article|post|story)\s{1,3})?(?:(?:written|posted|article)\s{1,3})?"
@@ -603,6 +652,61 @@ def _bylines(window: str, near: bool) -> list[str]:
     return found
 
 
+# Lines under the headline searched for an unlabelled name beside the dateline.
+DATELINE_LINES = 8
+# How many lines away from the name the date may be.
+DATELINE_GAP = 1
+# Words of page chrome that share a line with nothing else under headlines.
+_DATELINE_CHROME = re.compile(
+    r"\b(?:share|menu|home|blog|posts?|news|read|min|minutes?|updated|published|posted|comments?|print"
+    r"|email|facebook|twitter|linkedin|subscribe|sign|log|search|back|next|previous|contents|table|tags?"
+    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip)\b",
+    re.I,
+)
+_READ_TIME = re.compile(r"\b\d+\s*(?:min(?:ute)?s?)\b", re.I)
+
+
+def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> list[str]:
+    """An unlabelled byline: a line under the headline holding only a name, beside the dateline.
+
+    Many templates print "Headline / Jane Roe / Dec 19, 2025" with no "By":
+    the name is a line of a few capitalised words (or one user handle) within
+    two lines of a date or a reading time, among the first lines under the
+    headline. The dateline is what tells a byline from a menu entry or a
+    section name, which are short capitalised lines too.
+    """
+    span = _title_span(text, headline)
+    if not span:
+        return []
+    lines = [normalize_space(line) for line in text[span[1]:span[1] + 600].split("\n")[1:DATELINE_LINES + 1]]
+    dated = [bool(find_dates(line)) or bool(_READ_TIME.search(line)) for line in lines]
+    for number, line in enumerate(lines):
+        if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
+            continue
+        name = line.strip(_BYLINE_PUNCT)
+        if _dateline_name(name) and not is_site(name) and _key_of_headline(name) not in _key_of_headline(headline):
+            return [name]
+    return []
+
+
+def _dateline_name(line: str) -> bool:
+    """A few capitalised words (particles allowed), or one user handle; no digits, no chrome."""
+    words = line.split()
+    if not 1 <= len(words) <= 4 or _DATELINE_CHROME.search(line) or _CHROME_RE.search(line):
+        return False
+    if any(ch.isdigit() for ch in line) or line[-1:] in ".!?:;,":
+        return False
+    if len(words) == 1:
+        # One capitalised word is a section or a button as often as a first name;
+        # a user handle is written in lower case or with digits, dots, underscores.
+        return bool(_HANDLE_RE.fullmatch(line)) and len(line) >= 3 and not line[0].isupper()
+    return _capitalised(line) and all(w[0].isupper() or w.lower() in _PARTICLES for w in words)
+
+
+def _key_of_headline(text: str | None) -> str:
+    return " ".join((text or "").casefold().split())
+
+
 def _person_like(names: str) -> bool:
     """Every name of the list has two to four words ("Shop by Gender & Age" has none)."""
     parts = [p for p in _AUTHOR_SPLIT.split(names) if p]
@@ -620,7 +724,17 @@ def _byline_names(names: str) -> str:
         return ""
     if names[-1] in ".!?" and not re.search(r"\b[A-Z]\.$", names):
         return ""  # a sentence, not a name ("By now, everyone knows.")
+    if _FACET_RE.search(names):
+        return ""  # a filter or sort control ("Filter by Company Size", "Sort by Date")
     return names
+
+
+# Last words of the controls that read "by X" without naming anyone.
+_FACET_RE = re.compile(
+    r"\b(?:type|size|category|categories|industry|industries|topic|date|price|popularity|relevance"
+    r"|role|region|location|format|level|use case|solution|rating)s?$",
+    re.I,
+)
 
 
 def markup_authors(tree: HtmlElement) -> list[str]:
@@ -687,11 +801,43 @@ def _class_authors(tree: HtmlElement) -> list[str]:
         if id(element) in outer:
             continue
         value = _strip_labels(normalize_space(" ".join(element.itertext())))
+        if token_count(value) > 12:
+            # An author box: the name first, then the biography ("Jane Roe / Jane Roe is a ...").
+            value = _strip_labels(next((t.strip() for t in element.itertext() if t.strip()), ""))
         if value and token_count(value) <= 12 and _capitalised(value):
             found.append(value)
         if len(found) >= 3:
             break
     return found
+
+
+# A class token of a forum post's user element ("username", "bigusername",
+# "user-name", "PostUser-name", "poster", "postauthor", "author-name", the
+# microformats "p-author"/"u-author"): the post template repeats it, and its
+# first occurrence is the thread's starter.
+_POSTER_CLASS = re.compile(
+    r"^(?:big)?user-?name$|^poster(?:-?name)?$|^post-?(?:author|user)(?:-?name)?$|^author-?name$"
+    r"|^[pu]-author$",  # microformats2: an h-entry's author
+    re.I,
+)
+_USER_NAMED = etree.XPath("descendant::*[contains(translate(@class, 'UN', 'un'), 'user')"
+                          " or contains(@class, 'oster') or contains(translate(@class, 'A', 'a'), 'author')]")
+
+
+def _poster_names(tree: HtmlElement) -> list[str]:
+    """The first post's user in a thread: the first element whose class names a post's user.
+
+    Forum handles are often lower case ("pelex", "b.scherer"), which the
+    class-based author source rejects as prose; here the class names the role,
+    so a single short word is taken as it is.
+    """
+    for element in _under_body(tree, _USER_NAMED)[:200]:
+        if not any(_POSTER_CLASS.match(token) for token in (element.get("class") or "").split()):
+            continue
+        value = _strip_labels(normalize_space(element.text_content()))
+        if value and token_count(value) <= 4 and _looks_like_name(value):
+            return [value]
+    return []
 
 
 def _capitalised(value: str) -> bool:
@@ -748,7 +894,7 @@ def _cut_tail(value: str) -> str:
 
 
 _BYLINE_TAIL_RE = re.compile(
-    r"\s*[|•·⋅]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    r"\s*[|•·⋅»]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
     re.IGNORECASE,
 )
 
@@ -890,8 +1036,10 @@ def _looks_like_name(name: str) -> bool:
         _HANDLE_RE.fullmatch(name) and sum(ch.isalpha() for ch in name) >= 3
     ):
         return False  # a date, a count or an id ("L_104485"); a user handle ("paulb203") keeps its digits
-    if name.casefold() in _LABEL_WORDS:
+    if all(word in _LABEL_WORDS for word in name.casefold().split()) or _TEMPLATE_KEY.fullmatch(name):
         return False
+    if _CALENDAR_WORD.fullmatch(name):
+        return False  # "Sun", "Wed" of a "Joined: Sun Dec 17" line
     if _JOB_RE.search(name):
         rest = _JOB_RE.sub(" ", name)
         if not any(w[0].isupper() and w.casefold() not in _NOT_A_NAME_WORDS
@@ -900,6 +1048,15 @@ def _looks_like_name(name: str) -> bool:
     return any(ch.isalpha() for ch in name)
 
 
+# A weekday or a month, whole or abbreviated: part of a date, never a name.
+_CALENDAR_WORD = re.compile(
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?|wednesday|tuesday|thursday|saturday"
+    r"|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t|tember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?",
+    re.I,
+)
+# A template's unfilled placeholder ("page.head.extra.author", "{{ author }}").
+_TEMPLATE_KEY = re.compile(r"[a-z_]+(?:\.[a-z_]+){3,}|.*(?:\{\{|\}\}|\$\{).*")
 # A forum or site user name: one ASCII word that starts with a letter.
 _HANDLE_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{1,40}")
 # Capitalised words that do not make a job title a name ("Senior Staff Writer").
