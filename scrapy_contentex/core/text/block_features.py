@@ -125,7 +125,14 @@ FEATURE_NAMES: tuple[str, ...] = (
 CONTEXT_NAMES: tuple[str, ...] = (
     "p_line", "p_prev", "p_next", "p_window2", "p_window5",
     *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max", "p_template",
+    "template_kept_share", "template_max", *(f"p_up{k}_max" for k in range(1, 4)),
+    "up1_link_lists", "up2_link_lists", "tokens_vs_median", "p_vs_page_max",
 )
+#: First-stage probability at which a line counts as kept in the context
+#: features (the shipped model's threshold).
+_CONTEXT_KEPT = 0.45
+_TOKENS = FEATURE_NAMES.index("line_tokens")
+_LINK_SHARE = FEATURE_NAMES.index("block_link_share")
 
 
 @dataclass
@@ -181,6 +188,65 @@ def context_features(features: np.ndarray, order: np.ndarray,
     group_p = np.bincount(templates, weights=p * tok)
     group_t = np.bincount(templates, weights=tok)
     out[:, 7 + _LEVELS] = group_p[templates] / group_t[templates]
+    _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok)
+    return out
+
+
+def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarray,
+                         ranges: list[tuple[np.ndarray, np.ndarray]], templates: np.ndarray,
+                         p: np.ndarray, tok: np.ndarray) -> None:
+    """The line's block among its siblings: what of its template and sections is kept.
+
+    Cards, posts and list items are built from one template: the share of
+    the template's lines the first stage keeps and its best line tell a
+    weak card of a kept listing from a lone teaser.  The best line under
+    each of the three nearest ancestors completes a section around a
+    strong paragraph (a mean is pulled down by the section's menus).  The
+    share of link-list text beside the line (readability's link-density
+    penalty, read at the parent and grandparent) marks sidebars of
+    prose-like link lists.  The line's length against the page's median
+    and its probability against the page's best set the page's own scale.
+    """
+    cnt = np.bincount(templates)
+    kept = np.bincount(templates, weights=(p >= _CONTEXT_KEPT).astype(np.float64))
+    out[:, 0] = kept[templates] / cnt[templates]
+    best = np.full(len(cnt), -1.0)
+    np.maximum.at(best, templates, p)
+    out[:, 1] = best[templates]
+    ps = p[order]
+    for k in range(3):
+        lo, hi = ranges[k]
+        out[:, 2 + k] = _range_max(ps, lo, hi)
+    linky = (features[:, _LINK_SHARE] > 0.5) * tok
+    link_mass = np.concatenate(([0.0], np.cumsum(linky[order])))
+    mass = np.concatenate(([0.0], np.cumsum(tok[order])))
+    for k in range(2):
+        lo, hi = ranges[k]
+        out[:, 5 + k] = (link_mass[hi] - link_mass[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
+    out[:, 7] = tok / max(1.0, float(np.median(tok)))
+    out[:, 8] = p / max(1e-6, float(p.max()))
+
+
+def _range_max(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Maximum of ``values[lo:hi]`` for every range (-1 when empty).
+
+    A sparse table (maxima of runs of 1, 2, 4, ... values) answers every
+    range with two look-ups, in array operations: log2(m) passes, no loop
+    over lines.
+    """
+    m = len(values)
+    out = np.full(len(lo), -1.0)
+    table = [values.astype(np.float64)]
+    while (1 << len(table)) <= m:
+        prev, half = table[-1], 1 << (len(table) - 1)
+        table.append(np.maximum(prev[:-half], prev[half:]))
+    length = hi - lo
+    ok = np.flatnonzero(length > 0)
+    level = np.log2(length[ok]).astype(np.int64)
+    for j in np.unique(level).tolist():
+        sel = ok[level == j]
+        t = table[j]
+        out[sel] = np.maximum(t[lo[sel]], t[hi[sel] - (1 << j)])
     return out
 
 
