@@ -15,7 +15,12 @@ from test_text_default import (
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text import combined, extract_text, learned
-from scrapy_contentex.core.text.block_features import CONTEXT_NAMES, FEATURE_NAMES, _range_max, page_lines
+from scrapy_contentex.core.text.block_features import (
+    CONTEXT_NAMES,
+    FEATURE_NAMES,
+    _range_max,
+    page_lines,
+)
 from scrapy_contentex.core.text.learned import load_line_model
 from scrapy_contentex.core.text.region import PageBlocks
 from scrapy_contentex.core.trees import TreeEnsemble, read_model

@@ -23,6 +23,13 @@ makes of the page (the rules become one voice among the features):
   page, repetition of the line, the neighbours' figures;
 * whether the rule-chosen region holds the line, how far it is from it.
 
+The second stage of the model (:func:`context_features`) reads the first
+stage's probabilities in context: neighbours, sections (ancestors), the
+line's template (its sibling cards or posts: mean, best and kept share),
+the best line of its nearest sections, the link-list text beside it, and
+the page's own scale (line length against the median, probability
+against the page's best).
+
 Everything is computed with array operations over the element table (the
 walk of :class:`PageBlocks` is the only pass over the tree), so the cost
 grows with the number of lines, not with pages' nesting.
