@@ -18,6 +18,7 @@ from scrapy_contentex.core.text import combined, extract_text, learned
 from scrapy_contentex.core.text.block_features import (
     CONTEXT_NAMES,
     FEATURE_NAMES,
+    _max_table,
     _range_max,
     page_lines,
 )
@@ -124,7 +125,7 @@ def test_range_maxima_match_a_scan():
         lo = rng.integers(0, m + 1, 40)
         hi = np.minimum(m, lo + rng.integers(0, m + 1, 40))
         expected = [values[a:b].max() if b > a else -1.0 for a, b in zip(lo, hi, strict=True)]
-        assert np.allclose(_range_max(values, lo, hi), expected)
+        assert np.allclose(_range_max(_max_table(values), lo, hi), expected)
 
 
 def test_context_reads_the_template_and_the_sections_of_a_line():

@@ -217,13 +217,15 @@ def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarra
     cnt = np.bincount(templates)
     kept = np.bincount(templates, weights=(p >= _CONTEXT_KEPT).astype(np.float64))
     out[:, 0] = kept[templates] / cnt[templates]
-    best = np.full(len(cnt), -1.0)
-    np.maximum.at(best, templates, p)
+    by_template = np.argsort(templates, kind="stable")
+    firsts = np.flatnonzero(np.bincount(templates) > 0)
+    best = np.zeros(len(cnt))
+    best[firsts] = np.maximum.reduceat(p[by_template], np.cumsum(cnt)[firsts] - cnt[firsts])
     out[:, 1] = best[templates]
-    ps = p[order]
+    table = _max_table(p[order])
     for k in range(3):
         lo, hi = ranges[k]
-        out[:, 2 + k] = _range_max(ps, lo, hi)
+        out[:, 2 + k] = _range_max(table, lo, hi)
     linky = (features[:, _LINK_SHARE] > 0.5) * tok
     link_mass = np.concatenate(([0.0], np.cumsum(linky[order])))
     mass = np.concatenate(([0.0], np.cumsum(tok[order])))
@@ -234,27 +236,36 @@ def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarra
     out[:, 8] = p / max(1e-6, float(p.max()))
 
 
-def _range_max(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Maximum of ``values[lo:hi]`` for every range (-1 when empty).
+def _max_table(values: np.ndarray) -> np.ndarray:
+    """Sparse table of ``values``: row ``j`` holds the maxima of runs of ``2**j`` values.
 
-    A sparse table (maxima of runs of 1, 2, 4, ... values) answers every
-    range with two look-ups, in array operations: log2(m) passes, no loop
-    over lines.
+    Rows are padded to the full length (their last ``2**j - 1`` cells are
+    never read), so one fancy-index reads every range at once.
     """
     m = len(values)
-    out = np.full(len(lo), -1.0)
-    table = [values.astype(np.float64)]
-    while (1 << len(table)) <= m:
-        prev, half = table[-1], 1 << (len(table) - 1)
-        table.append(np.maximum(prev[:-half], prev[half:]))
+    levels = max(1, m.bit_length())
+    table = np.full((levels, m), -1.0)
+    table[0] = values
+    for j in range(1, levels):
+        half = 1 << (j - 1)
+        table[j, :m - half] = np.maximum(table[j - 1, :m - half], table[j - 1, half:])
+    return table
+
+
+def _range_max(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Maximum of ``values[lo:hi]`` for every range (-1 when empty).
+
+    The sparse table of the values (:func:`_max_table`, built once per page)
+    answers every range with two look-ups: the two runs of ``2**j`` values,
+    ``2**j`` the largest power of two within the range, cover it.
+    """
     length = hi - lo
-    ok = np.flatnonzero(length > 0)
-    level = np.log2(length[ok]).astype(np.int64)
-    for j in np.unique(level).tolist():
-        sel = ok[level == j]
-        t = table[j]
-        out[sel] = np.maximum(t[lo[sel]], t[hi[sel] - (1 << j)])
-    return out
+    level = np.zeros(len(lo), np.int64)
+    ok = length > 0
+    level[ok] = np.log2(length[ok]).astype(np.int64)
+    start = np.minimum(lo, table.shape[1] - 1)
+    best = np.maximum(table[level, start], table[level, np.maximum(hi - (1 << level), 0)])
+    return np.where(ok, best, -1.0)
 
 
 def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
