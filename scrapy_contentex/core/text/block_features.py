@@ -214,24 +214,24 @@ def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarra
     prose-like link lists.  The line's length against the page's median
     and its probability against the page's best set the page's own scale.
     """
+    m = len(p)
     cnt = np.bincount(templates)
     kept = np.bincount(templates, weights=(p >= _CONTEXT_KEPT).astype(np.float64))
     out[:, 0] = kept[templates] / cnt[templates]
     by_template = np.argsort(templates, kind="stable")
-    firsts = np.flatnonzero(np.bincount(templates) > 0)
+    firsts = np.flatnonzero(cnt)
     best = np.zeros(len(cnt))
     best[firsts] = np.maximum.reduceat(p[by_template], np.cumsum(cnt)[firsts] - cnt[firsts])
     out[:, 1] = best[templates]
-    table = _max_table(p[order])
-    for k in range(3):
-        lo, hi = ranges[k]
-        out[:, 2 + k] = _range_max(table, lo, hi)
+    # The three levels' ranges in one look-up (fewer array calls per page).
+    lo, hi = (np.concatenate(side) for side in zip(*ranges[:3], strict=True))
+    out[:, 2:5] = _range_max(_max_table(p[order]), lo, hi).reshape(3, -1).T
     linky = (features[:, _LINK_SHARE] > 0.5) * tok
     link_mass = np.concatenate(([0.0], np.cumsum(linky[order])))
     mass = np.concatenate(([0.0], np.cumsum(tok[order])))
-    for k in range(2):
-        lo, hi = ranges[k]
-        out[:, 5 + k] = (link_mass[hi] - link_mass[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
+    lo, hi = lo[:2 * m], hi[:2 * m]
+    share = (link_mass[hi] - link_mass[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
+    out[:, 5:7] = share.reshape(2, -1).T
     out[:, 7] = tok / max(1.0, float(np.median(tok)))
     out[:, 8] = p / max(1e-6, float(p.max()))
 
