@@ -109,6 +109,12 @@ _NAME_GROUPS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 )
 _OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_OWN_TAGS) for tag in group}
 _NAME_BITS: dict[str, int] = {}
+#: Every vocabulary word with the groups it belongs to: a class string's
+#: groups are the OR of its words' (a look-up per word, not a test per group).
+_WORD_BITS: dict[str, int] = {}
+for _bit, (_, _group) in enumerate(_NAME_GROUPS):
+    for _word in _group:
+        _WORD_BITS[_word] = _WORD_BITS.get(_word, 0) | 1 << _bit
 _LEVELS = 4
 _NEIGHBOURS = (-2, -1, 1, 2)
 
@@ -488,11 +494,9 @@ def _bits_of(names: str) -> int:
         key = _DIGITS_RE.sub("", names)
         bits = _NAME_BITS.get(key)
         if bits is None:
-            words = {w.lower() for w in _HINT_SPLIT_RE.split(key) if w}
             bits = 0
-            for bit, (_, group) in enumerate(_NAME_GROUPS):
-                if not group.isdisjoint(words):
-                    bits |= 1 << bit
+            for word in _HINT_SPLIT_RE.split(key):  # split first: camelCase needs the capitals
+                bits |= _WORD_BITS.get(word.lower(), 0)
         if len(_NAME_BITS) > 100_000:  # bounded: unique names must not grow it forever
             _NAME_BITS.clear()
         _NAME_BITS[names] = _NAME_BITS[key] = bits
