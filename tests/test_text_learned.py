@@ -15,7 +15,13 @@ from test_text_default import (
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text import combined, extract_text, learned
-from scrapy_contentex.core.text.block_features import CONTEXT_NAMES, FEATURE_NAMES, page_lines
+from scrapy_contentex.core.text.block_features import (
+    CONTEXT_NAMES,
+    FEATURE_NAMES,
+    _max_table,
+    _range_max,
+    page_lines,
+)
 from scrapy_contentex.core.text.learned import load_line_model
 from scrapy_contentex.core.text.region import PageBlocks
 from scrapy_contentex.core.trees import TreeEnsemble, read_model
@@ -110,6 +116,41 @@ def test_feature_rows_follow_the_visible_lines():
     assert lines.features[row, col("rule_kept")] == 1.0
     assert lines.features[lines.texts.index("Home"), col("in_nav")] == 1.0
     assert np.isfinite(lines.features).all()
+
+
+def test_range_maxima_match_a_scan():
+    rng = np.random.default_rng(3)
+    for m in (1, 2, 5, 8, 33):
+        values = rng.random(m)
+        lo = rng.integers(0, m + 1, 40)
+        hi = np.minimum(m, lo + rng.integers(0, m + 1, 40))
+        expected = [values[a:b].max() if b > a else -1.0 for a, b in zip(lo, hi, strict=True)]
+        assert np.allclose(_range_max(_max_table(values), lo, hi), expected)
+
+
+def test_context_reads_the_template_and_the_sections_of_a_line():
+    doc = Document(FORUM_PAGE)
+    pb = PageBlocks(doc.tree, combined.Params().region)
+    lines = page_lines(pb, combined.Params())
+    m = len(lines.texts)
+    post = lines.texts.index(POSTS[1])
+    p = np.full(m, 0.1)
+    p[post] = 0.9
+    ctx = lines.context(p)
+    assert ctx.shape == (m, len(CONTEXT_NAMES)) and np.isfinite(ctx).all()
+    col = CONTEXT_NAMES.index
+    same = lines.templates == lines.templates[post]
+    # One strong post among its template's lines: kept share and best line.
+    assert ctx[post, col("template_kept_share")] == pytest.approx(1 / same.sum())
+    assert (ctx[same, col("template_max")] == 0.9).all()
+    assert ctx[post, col("p_up1_max")] == 0.9 and ctx[post, col("p_vs_page_max")] == 1.0
+    # The buttons under the strong post see it in their section; those
+    # under another post do not.
+    buttons = [k for k, text in enumerate(lines.texts) if text == "Reply Quote"]
+    assert [ctx[k, col("p_up1_max")] for k in buttons] == [0.1, 0.9, 0.1, 0.1]
+    # A post holds a link list (its buttons), the message itself is prose.
+    assert 0.0 < ctx[post, col("up1_link_lists")] < 0.5
+    assert ctx[post, col("tokens_vs_median")] > 1.0
 
 
 def test_empty_and_deep_pages():

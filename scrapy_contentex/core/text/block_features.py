@@ -23,6 +23,13 @@ makes of the page (the rules become one voice among the features):
   page, repetition of the line, the neighbours' figures;
 * whether the rule-chosen region holds the line, how far it is from it.
 
+The second stage of the model (:func:`context_features`) reads the first
+stage's probabilities in context: neighbours, sections (ancestors), the
+line's template (its sibling cards or posts: mean, best and kept share),
+the best line of its nearest sections, the link-list text beside it, and
+the page's own scale (line length against the median, probability
+against the page's best).
+
 Everything is computed with array operations over the element table (the
 walk of :class:`PageBlocks` is the only pass over the tree), so the cost
 grows with the number of lines, not with pages' nesting.
@@ -102,6 +109,12 @@ _NAME_GROUPS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 )
 _OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_OWN_TAGS) for tag in group}
 _NAME_BITS: dict[str, int] = {}
+#: Every vocabulary word with the groups it belongs to: a class string's
+#: groups are the OR of its words' (a look-up per word, not a test per group).
+_WORD_BITS: dict[str, int] = {}
+for _bit, (_, _group) in enumerate(_NAME_GROUPS):
+    for _word in _group:
+        _WORD_BITS[_word] = _WORD_BITS.get(_word, 0) | 1 << _bit
 _LEVELS = 4
 _NEIGHBOURS = (-2, -1, 1, 2)
 
@@ -125,7 +138,14 @@ FEATURE_NAMES: tuple[str, ...] = (
 CONTEXT_NAMES: tuple[str, ...] = (
     "p_line", "p_prev", "p_next", "p_window2", "p_window5",
     *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max", "p_template",
+    "template_kept_share", "template_max", *(f"p_up{k}_max" for k in range(1, 4)),
+    "up1_link_lists", "up2_link_lists", "tokens_vs_median", "p_vs_page_max",
 )
+#: First-stage probability at which a line counts as kept in the context
+#: features (the shipped model's threshold).
+_CONTEXT_KEPT = 0.45
+_TOKENS = FEATURE_NAMES.index("line_tokens")
+_LINK_SHARE = FEATURE_NAMES.index("block_link_share")
 
 
 @dataclass
@@ -181,7 +201,77 @@ def context_features(features: np.ndarray, order: np.ndarray,
     group_p = np.bincount(templates, weights=p * tok)
     group_t = np.bincount(templates, weights=tok)
     out[:, 7 + _LEVELS] = group_p[templates] / group_t[templates]
+    _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok)
     return out
+
+
+def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarray,
+                         ranges: list[tuple[np.ndarray, np.ndarray]], templates: np.ndarray,
+                         p: np.ndarray, tok: np.ndarray) -> None:
+    """The line's block among its siblings: what of its template and sections is kept.
+
+    Cards, posts and list items are built from one template: the share of
+    the template's lines the first stage keeps and its best line tell a
+    weak card of a kept listing from a lone teaser.  The best line under
+    each of the three nearest ancestors completes a section around a
+    strong paragraph (a mean is pulled down by the section's menus).  The
+    share of link-list text beside the line (readability's link-density
+    penalty, read at the parent and grandparent) marks sidebars of
+    prose-like link lists.  The line's length against the page's median
+    and its probability against the page's best set the page's own scale.
+    """
+    m = len(p)
+    cnt = np.bincount(templates)
+    kept = np.bincount(templates, weights=(p >= _CONTEXT_KEPT).astype(np.float64))
+    out[:, 0] = kept[templates] / cnt[templates]
+    by_template = np.argsort(templates, kind="stable")
+    firsts = np.flatnonzero(cnt)
+    best = np.zeros(len(cnt))
+    best[firsts] = np.maximum.reduceat(p[by_template], np.cumsum(cnt)[firsts] - cnt[firsts])
+    out[:, 1] = best[templates]
+    # The three levels' ranges in one look-up (fewer array calls per page).
+    lo, hi = (np.concatenate(side) for side in zip(*ranges[:3], strict=True))
+    out[:, 2:5] = _range_max(_max_table(p[order]), lo, hi).reshape(3, -1).T
+    linky = (features[:, _LINK_SHARE] > 0.5) * tok
+    link_mass = np.concatenate(([0.0], np.cumsum(linky[order])))
+    mass = np.concatenate(([0.0], np.cumsum(tok[order])))
+    lo, hi = lo[:2 * m], hi[:2 * m]
+    share = (link_mass[hi] - link_mass[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
+    out[:, 5:7] = share.reshape(2, -1).T
+    out[:, 7] = tok / max(1.0, float(np.median(tok)))
+    out[:, 8] = p / max(1e-6, float(p.max()))
+
+
+def _max_table(values: np.ndarray) -> np.ndarray:
+    """Sparse table of ``values``: row ``j`` holds the maxima of runs of ``2**j`` values.
+
+    Rows are padded to the full length (their last ``2**j - 1`` cells are
+    never read), so one fancy-index reads every range at once.
+    """
+    m = len(values)
+    levels = max(1, m.bit_length())
+    table = np.full((levels, m), -1.0)
+    table[0] = values
+    for j in range(1, levels):
+        half = 1 << (j - 1)
+        table[j, :m - half] = np.maximum(table[j - 1, :m - half], table[j - 1, half:])
+    return table
+
+
+def _range_max(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Maximum of ``values[lo:hi]`` for every range (-1 when empty).
+
+    The sparse table of the values (:func:`_max_table`, built once per page)
+    answers every range with two look-ups: the two runs of ``2**j`` values,
+    ``2**j`` the largest power of two within the range, cover it.
+    """
+    length = hi - lo
+    level = np.zeros(len(lo), np.int64)
+    ok = length > 0
+    level[ok] = np.log2(length[ok]).astype(np.int64)
+    start = np.minimum(lo, table.shape[1] - 1)
+    best = np.maximum(table[level, start], table[level, np.maximum(hi - (1 << level), 0)])
+    return np.where(ok, best, -1.0)
 
 
 def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
@@ -404,11 +494,9 @@ def _bits_of(names: str) -> int:
         key = _DIGITS_RE.sub("", names)
         bits = _NAME_BITS.get(key)
         if bits is None:
-            words = {w.lower() for w in _HINT_SPLIT_RE.split(key) if w}
             bits = 0
-            for bit, (_, group) in enumerate(_NAME_GROUPS):
-                if not group.isdisjoint(words):
-                    bits |= 1 << bit
+            for word in _HINT_SPLIT_RE.split(key):  # split first: camelCase needs the capitals
+                bits |= _WORD_BITS.get(word.lower(), 0)
         if len(_NAME_BITS) > 100_000:  # bounded: unique names must not grow it forever
             _NAME_BITS.clear()
         _NAME_BITS[names] = _NAME_BITS[key] = bits
