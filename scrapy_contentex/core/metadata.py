@@ -820,8 +820,20 @@ _POSTER_CLASS = re.compile(
     r"|^[pu]-author$",  # microformats2: an h-entry's author
     re.I,
 )
-_USER_NAMED = etree.XPath("descendant::*[contains(translate(@class, 'UN', 'un'), 'user')"
-                          " or contains(@class, 'oster') or contains(translate(@class, 'A', 'a'), 'author')]")
+# Elements with a class, filtered in Python: libxml2's translate() on every
+# class costs more than a str.translate, measured (same elements, 250 pages).
+_CLASSED = etree.XPath("descendant::*[@class]")
+_USER_CASE = str.maketrans("UNA", "una")
+
+
+def _user_named(tree: HtmlElement) -> list[HtmlElement]:
+    """Elements whose class holds "user", "oster" or "author" ("User", "userName", "poster", "Author" too)."""
+    found = []
+    for element in _under_body(tree, _CLASSED):
+        cls = element.get("class").translate(_USER_CASE)
+        if "user" in cls or "oster" in cls or "author" in cls:
+            found.append(element)
+    return found
 
 
 def _poster_names(tree: HtmlElement) -> list[str]:
@@ -831,7 +843,7 @@ def _poster_names(tree: HtmlElement) -> list[str]:
     class-based author source rejects as prose; here the class names the role,
     so a single short word is taken as it is.
     """
-    for element in _under_body(tree, _USER_NAMED)[:200]:
+    for element in _user_named(tree)[:200]:
         if not any(_POSTER_CLASS.match(token) for token in (element.get("class") or "").split()):
             continue
         value = _strip_labels(normalize_space(element.text_content()))
