@@ -230,11 +230,6 @@ def product_evidence(doc: Document) -> tuple[float, int]:
     return score, kinds
 
 
-def product_score(doc: Document) -> float:
-    """Positive for product pages, negative for articles (see :func:`product_evidence`)."""
-    return product_evidence(doc)[0]
-
-
 def guess_kind(doc: Document) -> str:
     """"product" when shop signals outweigh prose and at least two kinds agree, else "article".
 

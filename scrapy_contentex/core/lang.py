@@ -42,10 +42,6 @@ def token_count(text: str) -> int:
     return sum(1 for _ in TOKEN_RE.finditer(text))
 
 
-def cjk_count(text: str) -> int:
-    return len(CJK_RE.findall(text))
-
-
 def is_punct(ch: str) -> bool:
     """True for ASCII, CJK and full-width punctuation."""
     return ch in PUNCT_CHARS or unicodedata.category(ch).startswith("P")

@@ -17,7 +17,7 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .dates import DateMatch, date_from_url, find_dates, parse_date
-from .document import SKIP_TEXT_TAGS, VISIBLE_TEXT_CHARS, Document
+from .document import Document
 from .headline import extract_headline
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
@@ -184,11 +184,6 @@ def _anchor(doc: Document, text: str, headline: str | None) -> str | None:
     return headline
 
 
-def article_objects(tree: HtmlElement) -> list[dict]:
-    """JSON-LD objects typed as an article (or a page), articles first."""
-    return _article_objects(json_ld_objects(tree))
-
-
 def _article_objects(objects: list[dict]) -> list[dict]:
     objects = [o for o in objects if types_of(o) & ARTICLE_TYPES]
     return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
@@ -216,15 +211,6 @@ def declared_body(page: HtmlElement | Document) -> str | None:
         lines = [normalize_space(line) for line in value.splitlines()]
         return "\n".join(line for line in lines if line) or None
     return None
-
-
-def body_text(tree: HtmlElement, limit: int = VISIBLE_TEXT_CHARS) -> str:
-    """Visible text of the body, newline at blocks, up to ``limit`` characters.
-
-    A Document keeps this text for the default limit (``Document.visible_text``).
-    """
-    body = tree.find("body")
-    return block_text(body if body is not None else tree, skip=SKIP_TEXT_TAGS, limit=limit)
 
 
 # "(页 1)", "(图)", "(组图)": notes titles carry but pages do not print.

@@ -509,7 +509,6 @@ def _drop_headline(text: list[str], headline: str, title: str, prm: Params) -> l
         if left <= 0:
             return rest
     return text
-    return rest
 
 
 def choose_regions(pb: PageBlocks, prm: Params) -> list[int]:
