@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .document import Document
-from .lang import token_count
+from .lang import folded, token_count
 from .pagetype_model import LogisticModel
 from .pagetype_model import load_model as load_logistic
 from .title import (
@@ -40,6 +40,7 @@ from .title import (
     page_headings,
     page_title,
     segments,
+    shown_text,
     similarity,
     site_test,
     strip_site_name,
@@ -137,7 +138,7 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     is_site = site_test(doc)
     # Case-folded, blanks as printed: a C-speed search (normalising the whole
     # page text like the candidates cost more than the rest of the model).
-    shown = " " + " ".join(doc.visible_text.casefold().split()) + " "
+    shown = f" {shown_text(doc)} "
     raw = page_title(tree) or ""
     og = clean_title(meta.get("og:title") or "")
     h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
@@ -146,7 +147,7 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     title_has_site = float(any(is_site(p) for p in segments(raw))) if raw else 0.0
     rows = []
     for cand in cands:
-        key = " ".join(cand.text.casefold().split())
+        key = folded(cand.text)
         first = shown.find(f" {key} ")
         tokens = token_count(cand.text)
         row = {f"from_{s}": float(s in cand.sources) for s in SOURCES}
@@ -199,12 +200,12 @@ def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> No
     if not title_key:
         return
     headings = [c.text for c in cands if c.sources & _HEADINGS and f" {_norm(c.text)} " in title_key
-                and f" {' '.join(c.text.casefold().split())} " in shown]
+                and f" {folded(c.text)} " in shown]
     for cand in cands:
         if cand.sources & _HEADINGS:
             continue
-        folded = cand.text.casefold()
-        cand.whole = next((h for h in headings if h.casefold().startswith(folded)
+        start = cand.text.casefold()
+        cand.whole = next((h for h in headings if h.casefold().startswith(start)
                            and _SUBTITLE_RE.match(h, len(cand.text))), None)
 
 

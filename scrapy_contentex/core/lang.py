@@ -74,6 +74,15 @@ def normalize_space(text: str) -> str:
     return BLANK_RUN_RE.sub(" ", text).strip()
 
 
+def folded(text: str) -> str:
+    """Case-folded, every run of blanks (newlines too) one space, trimmed.
+
+    The form in which headings are looked up in a page's text: a C-speed
+    search, where the text's lines and the heading's wrapping differ.
+    """
+    return " ".join(text.casefold().split())
+
+
 def clean_lines(text: str) -> str:
     """Normalise blanks in every line and drop empty lines (paragraphs by '\\n')."""
     # Block walks leave many blank lines: they are dropped before the regex.

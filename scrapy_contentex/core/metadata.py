@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 from .dates import DateMatch, date_from_url, find_dates, parse_date
 from .document import Document
 from .headline import extract_headline
-from .lang import CJK_RE, guess_language, normalize_space, token_count
+from .lang import CJK_RE, folded, guess_language, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
 from .title import ARTICLE_TYPES, SitePredicate, page_headings, segments, site_test
@@ -436,36 +436,39 @@ def find_authors(
     only when no later source names someone.
     """
     is_site = is_site or (lambda text: False)
+    # Each source with its kind: what a kind may do is decided by name below,
+    # not by the source's place in the list.
     sources = (
-        lambda: _ld_authors(articles),
-        lambda: _meta_authors(meta),
-        lambda: _semantic_authors(tree),
-        lambda: _zh_text_authors(text, headline),
-        lambda: _text_byline(text, headline),
-        lambda: _class_authors(tree),
-        lambda: _poster_names(tree),
-        lambda: _dateline_names(text, headline, is_site),
+        ("declared", lambda: _ld_authors(articles)),
+        ("declared", lambda: _meta_authors(meta)),
+        ("markup", lambda: _semantic_authors(tree)),
+        ("text", lambda: _zh_text_authors(text, headline)),
+        ("text", lambda: _text_byline(text, headline)),
+        ("classes", lambda: _class_authors(tree)),
+        ("poster", lambda: _poster_names(tree)),
+        ("dateline", lambda: _dateline_names(text, headline, is_site)),
     )
     # Called one by one: most pages stop at structured data, and the later
     # sources (text patterns, the class scan over the whole tree) cost the most.
     fallback: list[str] = []
     listed: list[str] = []
-    for number, source in enumerate(sources):
+    for kind, source in sources:
         found = source()
         names = clean_authors(found)
         if not names:
             continue
-        organisation = (number == 0 and getattr(found, "organisations", False)) or (
-            number <= 1 and all(is_site(n) for n in names)
+        # JSON-LD says when its names are organisations; any declared name may be the site's.
+        organisation = kind == "declared" and (
+            getattr(found, "organisations", False) or all(is_site(n) for n in names)
         )
-        if (fallback or listed) and number == len(sources) - 1:
+        if (fallback or listed) and kind == "dateline":
             break  # after a declared organisation or a list, a bare name beside the date is too weak
         if fallback and len(names) > 2:
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
-            if number <= 1:
+            if kind == "declared":
                 return _shown_instead(names, text, headline)
-            if number == len(sources) - 3 and len(names) > 2:
+            if kind == "classes" and len(names) > 2:
                 listed = listed or names  # the class scan found a list (posters, commenters):
                 continue  # the first post's user, if the template marks it, is the author
             return names
@@ -481,8 +484,8 @@ def _shown_instead(declared: list[str], text: str, headline: str | None) -> list
     "Author: X") shows the writer. A declared name the page prints anywhere
     is kept, and so is the declaration when no byline names one or two people.
     """
-    folded = text.casefold()
-    if any(name.casefold() in folded for name in declared):
+    lowered = text.casefold()
+    if any(name.casefold() in lowered for name in declared):
         return declared
     shown = clean_authors(_text_byline(text, headline))
     if shown and len(shown) <= 2:
@@ -670,7 +673,7 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
             continue
         name = line.strip(_BYLINE_PUNCT)
-        if _dateline_name(name) and not is_site(name) and _key_of_headline(name) not in _key_of_headline(headline):
+        if _dateline_name(name) and not is_site(name) and folded(name) not in folded(headline or ""):
             return [name]
     return []
 
@@ -687,10 +690,6 @@ def _dateline_name(line: str) -> bool:
         # a user handle is written in lower case or with digits, dots, underscores.
         return bool(_HANDLE_RE.fullmatch(line)) and len(line) >= 3 and not line[0].isupper()
     return _capitalised(line) and all(w[0].isupper() or w.lower() in _PARTICLES for w in words)
-
-
-def _key_of_headline(text: str | None) -> str:
-    return " ".join((text or "").casefold().split())
 
 
 def _person_like(names: str) -> bool:

@@ -36,7 +36,7 @@ from lxml.html import HtmlElement
 from rapidfuzz.distance import Levenshtein
 
 from .document import Document
-from .lang import normalize_space, token_count
+from .lang import folded, normalize_space, token_count
 from .structured import json_ld_objects, types_of
 
 # Longest string we compare with edit distance: headlines are short; anything
@@ -473,9 +473,14 @@ def shown_headline(
 def _printed_besides(doc: Document, text: str, h1s: list[str]) -> bool:
     """Whether ``text`` is printed on the page more often than inside its ``<h1>``s."""
     key = text.casefold()
-    shown = " ".join(doc.visible_text.casefold().split())
-    inside = sum(" ".join(h.casefold().split()).count(key) for h in h1s)
-    return shown.count(" ".join(key.split())) > inside
+    inside = sum(folded(h).count(key) for h in h1s)
+    return shown_text(doc).count(folded(text)) > inside
+
+
+def shown_text(doc: Document) -> str:
+    """The page's visible text, :func:`~.lang.folded`, once per Document:
+    the title rule and the headline model both look headings up in it."""
+    return doc.memo("shown_text", lambda: folded(doc.visible_text))
 
 
 def _extract_title(doc: Document) -> str | None:
