@@ -180,7 +180,7 @@ def context_features(features: np.ndarray, order: np.ndarray,
     item, and one stray line from a run of prose.
     """
     m = len(p)
-    tok = features[:, FEATURE_NAMES.index("line_tokens")].astype(np.float64) + 1.0
+    tok = features[:, _TOKENS].astype(np.float64) + 1.0
     out = np.zeros((m, len(CONTEXT_NAMES)), np.float32)
     out[:, 0] = p
     out[:, 1] = np.concatenate(([-1.0], p[:-1]))
@@ -201,13 +201,13 @@ def context_features(features: np.ndarray, order: np.ndarray,
     group_p = np.bincount(templates, weights=p * tok)
     group_t = np.bincount(templates, weights=tok)
     out[:, 7 + _LEVELS] = group_p[templates] / group_t[templates]
-    _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok)
+    _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok, mass)
     return out
 
 
 def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarray,
                          ranges: list[tuple[np.ndarray, np.ndarray]], templates: np.ndarray,
-                         p: np.ndarray, tok: np.ndarray) -> None:
+                         p: np.ndarray, tok: np.ndarray, mass: np.ndarray) -> None:
     """The line's block among its siblings: what of its template and sections is kept.
 
     Cards, posts and list items are built from one template: the share of
@@ -219,6 +219,8 @@ def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarra
     penalty, read at the parent and grandparent) marks sidebars of
     prose-like link lists.  The line's length against the page's median
     and its probability against the page's best set the page's own scale.
+    ``mass``: the running sum of tokens in document order, as
+    :func:`context_features` built it for the ancestors' means.
     """
     m = len(p)
     cnt = np.bincount(templates)
@@ -234,7 +236,6 @@ def _siblings_in_context(out: np.ndarray, features: np.ndarray, order: np.ndarra
     out[:, 2:5] = _range_max(_max_table(p[order]), lo, hi).reshape(3, -1).T
     linky = (features[:, _LINK_SHARE] > 0.5) * tok
     link_mass = np.concatenate(([0.0], np.cumsum(linky[order])))
-    mass = np.concatenate(([0.0], np.cumsum(tok[order])))
     lo, hi = lo[:2 * m], hi[:2 * m]
     share = (link_mass[hi] - link_mass[lo]) / np.maximum(mass[hi] - mass[lo], 1e-9)
     out[:, 5:7] = share.reshape(2, -1).T
