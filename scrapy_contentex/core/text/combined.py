@@ -43,7 +43,15 @@ from itertools import accumulate
 from ..document import Document
 from ..lang import BLANK_RUN_RE, TOKEN_RE, normalize_space
 from .preprocess import is_statement
-from .region import CELL_TAGS, DISCUSSION_WORDS, INLINE_TAGS, PageBlocks, RegionParams, page_blocks
+from .region import (
+    _ASCII_WORDS_RE,
+    CELL_TAGS,
+    DISCUSSION_WORDS,
+    INLINE_TAGS,
+    PageBlocks,
+    RegionParams,
+    page_blocks,
+)
 
 
 @dataclass
@@ -159,7 +167,6 @@ _STATEMENT_HINT_RE = re.compile(
     r"法律|法规|观点|立场|代表|著作权",
 )
 _HAS_DIGIT_RE = re.compile(r"\d")
-_ASCII_WORDS_RE = re.compile(r"\w+")
 # A date with a clock time ("2024-04-09 09:36:18"): prose gives a day, a
 # post header gives the minute.  Such a short, unpunctuated line is the
 # header of a post (user, date, place), whatever other words it carries.
