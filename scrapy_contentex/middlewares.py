@@ -369,21 +369,31 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         self._states[response] = (self._skip(response, reason) if reason
                                   else self._classify(response))
 
+    # The two output hooks do what BaseSpiderMiddleware's do (each request
+    # and item through get_processed_request / get_processed_item), written
+    # out: a CrawlSpider yields a few dozen requests per page, and calling
+    # the base class's generator added two async generator layers (its own
+    # and the decorator that checks the ``spider`` argument) to every one.
+
+    def _processed(self, o: Any, response: Response | None) -> Any:
+        if isinstance(o, Request):
+            return self.get_processed_request(o, response)
+        return self.get_processed_item(o, response)
+
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
-        # Scrapy 2.13 passes ``spider`` and its base class requires it; 2.14+
-        # passes none and warns when given one: hand on what we received.
-        args = (response, result) if spider is None else (response, result, spider)
-        yield from super().process_spider_output(*args)
+        for o in result:
+            if (o := self._processed(o, response)) is not None:
+                yield o
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
-        args = (response, result) if spider is None else (response, result, spider)
-        async for o in super().process_spider_output_async(*args):
-            yield o
+        async for o in result:
+            if (o := self._processed(o, response)) is not None:
+                yield o
         for o in self._tail(response):
             yield o
 

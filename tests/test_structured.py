@@ -136,12 +136,26 @@ def test_itemprop_outside_any_scope_is_ignored():
 
 
 def test_item_scope_check():
-    from scrapy_contentex.core.structured import has_item_scope
+    from scrapy_contentex.core.structured import may_hold_items
 
-    assert has_item_scope('<div itemscope itemtype="https://schema.org/Product">')
-    assert has_item_scope('<div itemScope>')  # React spells it so
-    assert has_item_scope('<div vocab="https://schema.org/" typeof="Product">')
-    assert not has_item_scope('<div class="product"><p>plain</p></div>')
+    assert may_hold_items(b'<div itemscope itemtype="https://schema.org/Product">')
+    assert may_hold_items(b'<div itemScope>')  # React spells it so
+    assert may_hold_items(b'<div ITEMSCOPE>')
+    assert may_hold_items(b'<div vocab="https://schema.org/" typeof="Product">')
+    assert may_hold_items(b'<div vocab="https://schema.org/" typeOf = "Product">')
+    assert not may_hold_items(b'<div class="product"><p>plain</p></div>')
+    # the JavaScript operator is no attribute, however often it appears
+    js = b'<script>if (typeof x === "undefined") { y = typeof(z) }</script><p>typeof</p>'
+    assert not may_hold_items(js)
+    assert may_hold_items(js + b'<div typeof="Product">')
+
+
+def test_document_markup_is_what_the_parser_read():
+    from scrapy_contentex.core.document import Document
+
+    doc = Document("<html><body><p>caf\u00e9\x01</p></body></html>")
+    assert doc.markup == "<html><body><p>caf\u00e9</p></body></html>".encode()
+    assert doc.tree.findtext(".//p") == "caf\u00e9"
 
 
 def test_document_objects_are_read_once_and_hold_both_syntaxes():

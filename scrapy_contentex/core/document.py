@@ -211,6 +211,11 @@ def _parse(data: bytes) -> tuple[lxml_html.HtmlElement | None, bool]:
 
 def parse_html(text: str) -> lxml_html.HtmlElement:
     """Parse text into an lxml tree, tolerating any markup lxml accepts."""
+    return _parsed(text)[0]
+
+
+def _parsed(text: str) -> tuple[lxml_html.HtmlElement, bytes]:
+    """:func:`parse_html`'s tree and the UTF-8 bytes libxml2 read to build it."""
     text = _XML_DECL_RE.sub("", text, count=1)
     if not text or text.isspace():
         raise EmptyDocumentError("empty document")
@@ -220,12 +225,13 @@ def parse_html(text: str) -> lxml_html.HtmlElement:
     try:
         root, too_deep = _parse(data)
         if too_deep:
-            root, _ = _parse(_parser_input(flatten_nesting(text)))
+            data = _parser_input(flatten_nesting(text))
+            root, _ = _parse(data)
     except (etree.ParserError, ValueError) as exc:
         raise EmptyDocumentError(f"unparseable document: {exc}") from exc
     if root is None:
         raise EmptyDocumentError("unparseable document")
-    return root
+    return root, data
 
 
 def body_of(tree: lxml_html.HtmlElement) -> lxml_html.HtmlElement:
@@ -256,7 +262,18 @@ class Document:
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
         """The parsed tree; treat it as read-only (use fresh_tree to mutate)."""
-        return parse_html(self.html)
+        root, self._markup = _parsed(self.html)
+        return root
+
+    @property
+    def markup(self) -> bytes:
+        """The page as the UTF-8 bytes the parser read (parsed first if need be).
+
+        For scans of the whole page's markup: bytes are searched faster than
+        text, and lower-cased much faster, and the parse made them anyway.
+        """
+        _ = self.tree
+        return self._markup
 
     @cached_property
     def meta(self) -> dict[str, str]:

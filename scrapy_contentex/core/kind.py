@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import re
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from .document import Document, body_of
 from .lang import has_punct, normalize_space, token_count
 from .records import body_leaves
 from .shop_words import CART_ATTR_RE, CART_RE, CURRENT_PRICE_WORDS, LABEL_FIELDS, words_pattern
-from .structured import document_objects, meta_tags, types_of
+from .structured import document_objects, types_of
 
 PRODUCT_TYPES = frozenset(
     "Product ProductGroup ProductModel IndividualProduct SomeProducts Offer AggregateOffer "
@@ -49,11 +50,10 @@ _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|prezzo|cena", re.I)
 
 def _structured_vote(doc: Document) -> int:
     """+1 product, -1 article, 0 unknown, from types the page declares."""
-    tree = doc.tree
     types: set[str] = set()
     for obj in document_objects(doc):
         types |= types_of(obj)
-    og_type = (meta_tags(tree).get("og:type") or "").lower()
+    og_type = (doc.meta.get("og:type") or "").lower()
     product = bool(types & PRODUCT_TYPES) or "product" in og_type
     article = bool(types & ARTICLE_TYPES) or og_type in ("article", "blog", "news")
     if product and not article:
@@ -161,22 +161,47 @@ def _record_area_labels(doc: Document) -> int:
     return sum(1 for p in result.properties if container.label_of(p["name"]) is not None)
 
 
+# Elements whose class or id names a price (compiled once: ``el.xpath(str)``
+# compiles its expression on every call).
+_PRICE_ELEMENTS = etree.XPath(".//*[contains(@class, 'price') or contains(@class, 'Price')"
+                              " or contains(@id, 'price') or @itemprop='price']")
+
+
 def _page_evidence(doc: Document) -> tuple[float, int]:
     """:func:`product_evidence` without the record area (the costly walk), which
     can only add +1 and one kind to what this returns."""
+    score, kinds, body = _shop_evidence(doc)
+    if body is not None:
+        score -= _prose_penalty(body)
+    return score, kinds
+
+
+def _prose_penalty(body: HtmlElement) -> float:
+    """What the prose of a page takes off its shop score (0, 0.75 or 1.5)."""
+    prose = _prose_tokens(body)
+    if prose > 600:
+        return 1.5
+    if prose > 250:
+        return 0.75
+    return 0.0
+
+
+def _shop_evidence(doc: Document) -> tuple[float, int, HtmlElement | None]:
+    """Score and kinds of shop evidence before the prose penalty, and the body
+    the penalty is read from (None: the page has no body, and no penalty)."""
     tree = doc.tree
     score = 0.0
     kinds = 0
     vote = _structured_vote(doc)
     score += 3.0 * vote
     kinds += 2 if vote > 0 else 0
-    meta = meta_tags(tree)
+    meta = doc.meta
     if any(k.startswith(("product:price", "og:price")) for k in meta):
         score += 2.0
         kinds += 2
     body = body_of(tree)
     if body is tree:
-        return score, kinds
+        return score, kinds, None
     cart = 0
     prices = 0
     for count, el in enumerate(body.iter("button", "input", "a", "form")):
@@ -187,8 +212,7 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
         if (label and len(label) < 40 and CART_RE.search(label.lower())) or CART_ATTR_RE.search(attrs):
             cart += 1
             break
-    for el in body.xpath(".//*[contains(@class, 'price') or contains(@class, 'Price')"
-                         " or contains(@id, 'price') or @itemprop='price']"):
+    for el in _PRICE_ELEMENTS(body):
         text = normalize_space(el.text_content()[:200])[:60]
         if _PRICE_TEXT_RE.search(text):
             prices += 1
@@ -206,12 +230,7 @@ def _page_evidence(doc: Document) -> tuple[float, int]:
     if identifiers:
         score += 1.0 if identifiers < 3 else 1.5
         kinds += 1
-    prose = _prose_tokens(body)
-    if prose > 600:
-        score -= 1.5
-    elif prose > 250:
-        score -= 0.75
-    return score, kinds
+    return score, kinds, body
 
 
 def product_evidence(doc: Document) -> tuple[float, int]:
@@ -236,13 +255,24 @@ def guess_kind(doc: Document) -> str:
     One signal alone (a "Buy now" banner on a forum, a price in a news story)
     is not enough: a wrong "product" guess loses an article's body.
     """
-    score, kinds = _page_evidence(doc)
-    # The record area adds +1 and one kind at most: walk to it only when that
-    # can tip the answer (most articles declare their type or are prose).
+    score, kinds, body = _shop_evidence(doc)
+    # The prose penalty (0 to 1.5) and the record area (+1 and one kind at
+    # most) are read only when they can change the answer: most articles
+    # show no shop evidence at all, and a declared product stays one.
+    if body is not None and _undecided(score, kinds, low=score - 1.5, high=score + 1.0):
+        score -= _prose_penalty(body)
     if (not _is_product(score, kinds) and _is_product(score + 1.0, kinds + 1)
             and _record_area_labels(doc) >= 4):
         score, kinds = score + 1.0, kinds + 1
     return "product" if _is_product(score, kinds) else "article"
+
+
+def _undecided(score: float, kinds: int, low: float, high: float) -> bool:
+    """Whether the answer for ``kinds`` kinds differs somewhere between the
+    scores ``low`` and ``high`` (the record area may add a kind at the top)."""
+    product_at_low = _is_product(low, kinds)
+    product_at_high = _is_product(score, kinds) or _is_product(high, kinds + 1)
+    return product_at_low != product_at_high
 
 
 def _is_product(score: float, kinds: int) -> bool:

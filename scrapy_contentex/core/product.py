@@ -719,7 +719,7 @@ def _stock_matches(leaves: list, max_len: int = 80):
     phrases = _ORDERED_PHRASES if _NON_LATIN_RE.search(joined) else _LATIN_PHRASES
     absent: set[str] = set()
     for order, phrase in phrases:
-        if any(part in absent for part in _SHORTER_PARTS[phrase]):
+        if not absent.isdisjoint(_SHORTER_PARTS[phrase]):  # a part of it is absent
             absent.add(phrase)
             continue
         at = joined.find(phrase)
