@@ -40,9 +40,13 @@ Example::
 
 from __future__ import annotations
 
+import _sre
+import functools
 import html as html_lib
 import re
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .lang import _CJK_CLASS
 
@@ -218,13 +222,126 @@ def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
     decoded = "&" in text
     if decoded:
         text = html_lib.unescape(text)
+    units = _bucket_units(text)
+    return (_regex_bucket_units(text, decoded) if units is None else units), text
+
+
+def _regex_bucket_units(text: str, decoded: bool = True) -> list[int]:
+    """Units of each bucket of the visible ``text`` by the unit regex alone."""
     # Every non-blank character belongs to some unit, so once each unit is one
     # mark (units of one character stay as they are), a bucket's units are
     # its characters left once spaces and piece separators are dropped.
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
     if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
         marks = _OTHER_BLANK_RE.sub("", marks)
-    return list(map(len, marks.split(_SEP))), text
+    return list(map(len, marks.split(_SEP)))
+
+
+# --- counting units with array operations -------------------------------------
+
+# Most of a page's text holds no digit, and without digits the unit rules
+# are local: a unit starts at every non-blank character except a letter
+# after a letter (or after an apostrophe between two letters), such an
+# apostrophe, and a punctuation character equal (case-folded) to the one
+# before it. That is one vectorised test per character over the code points
+# (numpy), with no regex match per word. Numbers and dates need the regex; a
+# date's blanks always touch a token (run of non-blanks) that holds a digit,
+# so the tokens with a digit, their neighbours across a blank and the blanks
+# between are cut out as *digit regions* and counted by the regex exactly as
+# before; the rest of the page cannot hold a date, and every blank between
+# two tokens without digits starts the rules afresh.
+_BLANK, _LETTER, _DIGIT, _CJK, _PUNCT = range(5)
+_BMP = 0x10000
+
+
+@functools.cache
+def _char_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Class (_BLANK ... _PUNCT) and case-folded code point of every BMP character.
+
+    The classes are the regex's own: blank = ``\\s``, digit = ``\\d``,
+    CJK = ``_CJK_CLASS``, letter = any other ``\\w`` but ``_``, punctuation
+    the rest; the fold is the one ``(?i:\\1)`` compares (``_sre``'s).
+    """
+    chars = "".join(map(chr, range(_BMP)))
+    classes = np.full(_BMP, _PUNCT, dtype=np.uint8)
+    word = re.compile(r"\w")
+    for pattern, cls in ((word, _LETTER), (re.compile(r"\d"), _DIGIT),
+                         (re.compile(f"[{_CJK_CLASS}]"), _CJK), (re.compile(r"\s"), _BLANK)):
+        classes[[m.start() for m in pattern.finditer(chars)]] = cls
+    classes[ord("_")] = _PUNCT
+    fold = np.fromiter(map(_sre.unicode_tolower, range(_BMP)), dtype=np.uint32, count=_BMP)
+    return classes, fold
+
+
+def _bucket_units(text: str) -> list[int] | None:
+    """Units of each bucket of ``text`` (the visible text, separators kept) by
+    the array rules above; None when the text holds a character beyond the
+    BMP (rare: those pages take the regex path)."""
+    if not text:
+        return [0]
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if int(cps.max()) >= _BMP:
+        return None
+    classes, fold = _char_tables()
+    cls = classes[cps]
+    prev = np.empty_like(cls)
+    prev[0] = _BLANK
+    prev[1:] = cls[:-1]
+    nxt = np.empty_like(cls)
+    nxt[-1] = _BLANK
+    nxt[:-1] = cls[1:]
+    letter, prev_letter = cls == _LETTER, prev == _LETTER
+    joiner = ((cps == 0x27) | (cps == 0x2019)) & prev_letter & (nxt == _LETTER)
+    after_joiner = np.zeros_like(joiner)
+    after_joiner[1:] = joiner[:-1]
+    folded = fold[cps]
+    same_punct = np.zeros_like(joiner)
+    same_punct[1:] = folded[1:] == folded[:-1]
+    same_punct &= (cls == _PUNCT) & (prev == _PUNCT)
+    nonblank = cls != _BLANK
+    start = nonblank & ~(letter & (prev_letter | after_joiner) | joiner | same_punct)
+    # Positions only from here: a bucket's units are the starts between two
+    # bucket separators (sorted positions, so a binary search counts them).
+    starts = np.flatnonzero(start)
+    bucket_ends = np.flatnonzero(cps == 0x1F)
+    units = np.diff(np.searchsorted(starts, bucket_ends), prepend=0, append=len(starts))
+    digit = cls == _DIGIT
+    if digit.any():
+        units += _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
+    return units.tolist()
+
+
+def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.ndarray,
+                   starts: np.ndarray, bucket_ends: np.ndarray) -> np.ndarray:
+    """Per bucket: the regex's units in the digit regions minus the array
+    rules' unit ``starts`` there (adding it corrects the array count)."""
+    edge = np.diff(nonblank.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    first = np.flatnonzero(edge == 1)  # token starts
+    last = np.flatnonzero(edge == -1)  # token ends (exclusive)
+    has_digit = np.zeros(len(first), dtype=bool)
+    has_digit[np.searchsorted(first, np.flatnonzero(digit), side="right") - 1] = True
+    # A blank run between two tokens is crossed by a date only with a digit
+    # beside it, and never across a piece or bucket separator.
+    seps = np.flatnonzero((cps == 0x1E) | (cps == 0x1F))
+    link = np.searchsorted(seps, first[1:]) == np.searchsorted(seps, last[:-1])
+    link &= has_digit[:-1] | has_digit[1:]
+    member = has_digit.copy()
+    member[1:] |= link
+    member[:-1] |= link
+    opens = member.copy()
+    opens[1:] &= ~link
+    closes = member.copy()
+    closes[:-1] &= ~link
+    begin, end = first[opens], last[closes]
+    joined = _SEP.join([text[a:b] for a, b in zip(begin.tolist(), end.tolist(), strict=True)])
+    marks = _UNIT_RE.sub(_MARK, joined).replace(" ", "")
+    if _OTHER_BLANK_RE.search(marks):
+        marks = _OTHER_BLANK_RE.sub("", marks)
+    regex_units = np.fromiter(map(len, marks.split(_SEP)), dtype=np.int64, count=len(begin))
+    regex_units -= np.searchsorted(starts, end) - np.searchsorted(starts, begin)
+    correction = np.zeros(len(bucket_ends) + 1, dtype=np.int64)
+    np.add.at(correction, np.searchsorted(bucket_ends, begin), regex_units)
+    return correction
 
 
 def code_distance(markup: str) -> int:
