@@ -195,9 +195,21 @@ _SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
 _PIECE_TAG = r"<[/!?a-zA-Z][^<>\x1e\x1f]*>"
 _PIECE_TAG_RE = re.compile(rf"{_PIECE_TAG}(?:[^\S\x1e\x1f]*+{_PIECE_TAG})*+[^\S\x1e\x1f]*+")
 # Runs of two or more blanks, or one blank other than a space (separators
-# excepted). Starting with a character class lets the regex engine jump
-# over non-blank text in C instead of trying the pattern at every offset.
+# excepted): each becomes one space.
 _PIECE_BLANKS_RE = re.compile(r"[^\S\x1e\x1f](?:[^\S\x1e\x1f]+|(?<! ))")
+# The same, only after a digit, a currency sign or ";" (the end of an entity
+# such as "&#36;", decoded later). Only there does the length or kind of a
+# blank run change a figure: the time in "2014-03-08 10:20" follows one
+# plain space, and a price's sign stands next to its number or one blank
+# away. Elsewhere blanks only separate units, and collapsing every run cost
+# a regex step at each space between words. The pattern opens with the class
+# of those characters, so the engine jumps from one to the next in C. An
+# entity left without its ";" that decodes to a sign or digit ("&pound",
+# "&#x20ac") has the page take the full collapse (_BARE_ENTITY_RE).
+_NUMBER_BLANKS_RE = re.compile(
+    r"([\d$€£¥₹₩￥元円₽;])(?: [^\S\x1e\x1f]|[^\S \x1e\x1f])[^\S\x1e\x1f]*"
+)
+_BARE_ENTITY_RE = re.compile(r"&(?:#[xX]?[0-9a-fA-F]+|pound|yen)(?![0-9a-fA-F;])")
 _OTHER_BLANK_RE = re.compile(r"[^\S\x1f]+")
 
 
@@ -211,28 +223,33 @@ def count_buckets(joined: str) -> list[int]:
 
 
 def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
-    """:func:`count_buckets`, and the visible text it counted (tags and
-    blank runs replaced by one space, entities decoded, separators kept):
-    the page-type features read prices and dates there, not in markup."""
+    """:func:`count_buckets`, and the visible text it counted (tags replaced
+    by a space, runs of blanks after a digit or currency sign by one space,
+    entities decoded, separators kept): the page-type features read prices
+    and dates there, not in markup."""
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
-    # One space per run of blanks, then entities, in markup_text_distance's
+    # Blank runs after digits and signs, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
     # matters to the one rule that wants a plain space ("2014-03-08 10:20").
-    text = _PIECE_BLANKS_RE.sub(" ", text)
-    decoded = "&" in text
-    if decoded:
+    if "&" in text:
+        if _BARE_ENTITY_RE.search(text):
+            text = _PIECE_BLANKS_RE.sub(" ", text)
+        else:
+            text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
         text = html_lib.unescape(text)
+    else:
+        text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
     units = _bucket_units(text)
-    return (_regex_bucket_units(text, decoded) if units is None else units), text
+    return (_regex_bucket_units(text) if units is None else units), text
 
 
-def _regex_bucket_units(text: str, decoded: bool = True) -> list[int]:
+def _regex_bucket_units(text: str) -> list[int]:
     """Units of each bucket of the visible ``text`` by the unit regex alone."""
     # Every non-blank character belongs to some unit, so once each unit is one
     # mark (units of one character stay as they are), a bucket's units are
     # its characters left once spaces and piece separators are dropped.
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
-    if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
+    if _OTHER_BLANK_RE.search(marks):  # other blanks (newlines, decoded &nbsp;)
         marks = _OTHER_BLANK_RE.sub("", marks)
     return list(map(len, marks.split(_SEP)))
 
@@ -250,26 +267,28 @@ def _regex_bucket_units(text: str, decoded: bool = True) -> list[int]:
 # between are cut out as *digit regions* and counted by the regex exactly as
 # before; the rest of the page cannot hold a date, and every blank between
 # two tokens without digits starts the rules afresh.
-_BLANK, _LETTER, _DIGIT, _CJK, _PUNCT = range(5)
+_BLANK, _LETTER, _DIGIT, _CJK, _PUNCT, _APOSTROPHE, _CASED_PUNCT = range(7)
 _BMP = 0x10000
 
 
 @functools.cache
 def _char_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Class (_BLANK ... _PUNCT) and case-folded code point of every BMP character.
+    """Class (_BLANK ... _CASED_PUNCT) and case-folded code point of every BMP character.
 
     The classes are the regex's own: blank = ``\\s``, digit = ``\\d``,
     CJK = ``_CJK_CLASS``, letter = any other ``\\w`` but ``_``, punctuation
-    the rest; the fold is the one ``(?i:\\1)`` compares (``_sre``'s).
+    the rest: apostrophes (which join a word's letters) and punctuation
+    whose fold (the one ``(?i:\\1)`` compares, ``_sre``'s) is another
+    character apart. Built once per process (about 0.1 s).
     """
     chars = "".join(map(chr, range(_BMP)))
     classes = np.full(_BMP, _PUNCT, dtype=np.uint8)
-    word = re.compile(r"\w")
-    for pattern, cls in ((word, _LETTER), (re.compile(r"\d"), _DIGIT),
-                         (re.compile(f"[{_CJK_CLASS}]"), _CJK), (re.compile(r"\s"), _BLANK)):
-        classes[[m.start() for m in pattern.finditer(chars)]] = cls
+    for pattern, cls in ((r"\w", _LETTER), (r"\d", _DIGIT), (f"[{_CJK_CLASS}]", _CJK), (r"\s", _BLANK)):
+        classes[[m.start() for m in re.finditer(pattern, chars)]] = cls
     classes[ord("_")] = _PUNCT
     fold = np.fromiter(map(_sre.unicode_tolower, range(_BMP)), dtype=np.uint32, count=_BMP)
+    classes[(classes == _PUNCT) & (fold != np.arange(_BMP, dtype=np.uint32))] = _CASED_PUNCT
+    classes[[ord("'"), ord("’")]] = _APOSTROPHE
     return classes, fold
 
 
@@ -284,22 +303,22 @@ def _bucket_units(text: str) -> list[int] | None:
         return None
     classes, fold = _char_tables()
     cls = classes[cps]
-    prev = np.empty_like(cls)
-    prev[0] = _BLANK
-    prev[1:] = cls[:-1]
-    nxt = np.empty_like(cls)
-    nxt[-1] = _BLANK
-    nxt[:-1] = cls[1:]
-    letter, prev_letter = cls == _LETTER, prev == _LETTER
-    joiner = ((cps == 0x27) | (cps == 0x2019)) & prev_letter & (nxt == _LETTER)
-    after_joiner = np.zeros_like(joiner)
-    after_joiner[1:] = joiner[:-1]
-    folded = fold[cps]
-    same_punct = np.zeros_like(joiner)
-    same_punct[1:] = folded[1:] == folded[:-1]
-    same_punct &= (cls == _PUNCT) & (prev == _PUNCT)
+    letter = cls == _LETTER
+    # cont[i - 1]: character i continues the unit of character i - 1
+    cont = letter[1:] & letter[:-1]
+    punct = cls >= _PUNCT
+    same = punct[1:] & punct[:-1]
+    if same.any():  # a run of one punctuation character (as case-folded)
+        codes = fold[cps] if (cls == _CASED_PUNCT).any() else cps
+        cont |= same & (codes[1:] == codes[:-1])
+    # an apostrophe between two letters, and the letter after it
+    joiner = (cls[1:-1] == _APOSTROPHE) & letter[:-2] & letter[2:]
+    if joiner.any():
+        cont[:-1] |= joiner
+        cont[1:] |= joiner
     nonblank = cls != _BLANK
-    start = nonblank & ~(letter & (prev_letter | after_joiner) | joiner | same_punct)
+    start = nonblank.copy()
+    start[1:] &= ~cont
     # Positions only from here: a bucket's units are the starts between two
     # bucket separators (sorted positions, so a binary search counts them).
     starts = np.flatnonzero(start)
