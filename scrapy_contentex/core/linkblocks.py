@@ -222,11 +222,13 @@ def count_buckets(joined: str) -> list[int]:
     return count_buckets_and_text(joined)[0]
 
 
-def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
-    """:func:`count_buckets`, and the visible text it counted (tags replaced
-    by a space, runs of blanks after a digit or currency sign by one space,
-    entities decoded, separators kept): the page-type features read prices
-    and dates there, not in markup."""
+def count_buckets_and_text(joined: str) -> tuple[list[int], str, str]:
+    """:func:`count_buckets`, the visible text it counted (tags replaced by
+    a space, runs of blanks after a digit or currency sign by one space,
+    entities decoded, separators kept) and the part of it around digits
+    (the digit regions below, joined by ``\x1f``; the whole text when the
+    regex counted it): the page-type features read prices in the text and
+    dates in the digit regions, not in markup."""
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
     # Blank runs after digits and signs, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
@@ -239,8 +241,10 @@ def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
         text = html_lib.unescape(text)
     else:
         text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
-    units = _bucket_units(text)
-    return (_regex_bucket_units(text) if units is None else units), text
+    counted = _bucket_units(text)
+    if counted is None:
+        return _regex_bucket_units(text), text, text
+    return counted[0], text, counted[1]
 
 
 def _regex_bucket_units(text: str) -> list[int]:
@@ -292,12 +296,12 @@ def _char_tables() -> tuple[np.ndarray, np.ndarray]:
     return classes, fold
 
 
-def _bucket_units(text: str) -> list[int] | None:
+def _bucket_units(text: str) -> tuple[list[int], str] | None:
     """Units of each bucket of ``text`` (the visible text, separators kept) by
-    the array rules above; None when the text holds a character beyond the
-    BMP (rare: those pages take the regex path)."""
+    the array rules above, and the digit regions' text; None when the text
+    holds a character beyond the BMP (rare: those pages take the regex path)."""
     if not text:
-        return [0]
+        return [0], ""
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     if int(cps.max()) >= _BMP:
         return None
@@ -326,14 +330,16 @@ def _bucket_units(text: str) -> list[int] | None:
     units = np.diff(np.searchsorted(starts, bucket_ends), prepend=0, append=len(starts))
     digit = cls == _DIGIT
     if digit.any():
-        units += _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
-    return units.tolist()
+        correction, regions = _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
+        return (units + correction).tolist(), regions
+    return units.tolist(), ""
 
 
 def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.ndarray,
-                   starts: np.ndarray, bucket_ends: np.ndarray) -> np.ndarray:
+                   starts: np.ndarray, bucket_ends: np.ndarray) -> tuple[np.ndarray, str]:
     """Per bucket: the regex's units in the digit regions minus the array
-    rules' unit ``starts`` there (adding it corrects the array count)."""
+    rules' unit ``starts`` there (adding it corrects the array count); and
+    the regions' text, joined by ``_SEP``."""
     edge = np.diff(nonblank.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     first = np.flatnonzero(edge == 1)  # token starts
     last = np.flatnonzero(edge == -1)  # token ends (exclusive)
@@ -360,7 +366,7 @@ def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.n
     regex_units -= np.searchsorted(starts, end) - np.searchsorted(starts, begin)
     correction = np.zeros(len(bucket_ends) + 1, dtype=np.int64)
     np.add.at(correction, np.searchsorted(bucket_ends, begin), regex_units)
-    return correction
+    return correction, joined
 
 
 def code_distance(markup: str) -> int:
@@ -414,7 +420,8 @@ class LinkBlockScan:
     after it (``gap_text[-1]`` is the tail), ``lead_text`` before the first
     link, ``link_units`` inside all links and ``text_units`` on the page.
     ``text`` is the visible text the units were counted in (pieces joined by
-    ``\x1e``, buckets closed by ``\x1f``); ``markup`` the same pieces before
+    ``\x1e``, buckets closed by ``\x1f``), ``digit_text`` its tokens that
+    hold a digit and their neighbours (every date is there); ``markup`` the same pieces before
     tags were dropped (the page's markup outside raw-text elements and
     comments, without the links' ``<a ...>`` start tags: each link's
     bucket opens right after its ``\x1f``). ``hrefs[i]`` is link i's href
@@ -437,6 +444,7 @@ class LinkBlockScan:
     text_units: int = 0
     distance: str = "text"
     text: str = field(default="", repr=False)
+    digit_text: str = field(default="", repr=False)
     hrefs: list[str] = field(default_factory=list, repr=False)
     markup: str = field(default="", repr=False)
     json_ld: list[str] = field(default_factory=list, repr=False)
@@ -617,7 +625,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         add(_SEP)
     code_gaps.append(code_gap)
     scan.markup = _PIECE.join(parts)
-    units, scan.text = count_buckets_and_text(scan.markup)
+    units, scan.text, scan.digit_text = count_buckets_and_text(scan.markup)
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

@@ -199,13 +199,11 @@ def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
 
 # Class values, for repeated sibling records (cards, tiles, teasers share one).
 # Each pattern below opens with a literal, which the regex engine finds fast.
-# Only the tags counted below, in lower or upper case (few matches to count).
-# Headings and paragraphs: one pattern per tag and case, each opening with a
-# two-character literal that the search jumps between in C instead of
-# stopping at every tag. Upper-case headings are left out (no change on the
-# grouped CV); upper-case paragraphs are not (old pages, often lists).
-_HEADING_RE = re.compile(r"<h[1-6](?=[\s>/])")
-_PARAGRAPH_RES = (re.compile(r"<p(?=[\s>/])"), re.compile(r"<P(?=[\s>/])"))
+# Headings and paragraphs in one pass: the search jumps from "<" to "<" in C
+# and fails at once on any other tag; the group tells a heading ("h") from a
+# paragraph (""). Upper-case headings are left out (no change on the grouped
+# CV); upper-case paragraphs are not (old pages, often lists).
+_HEADING_PARAGRAPH_RE = re.compile(r"<(?:(h)[1-6]|[pP])(?=[\s>/])")
 # Pagination: "page=" or "/page/" in a link target, 下一页 / 下页 (next page) in
 # the text; each pattern opens with a literal, found by a fast search.
 _PAGE_HREF_RE = re.compile(r"page(?:=|(?<=/page)/)")
@@ -365,9 +363,11 @@ def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
     pagination = (
         _PAGE_HREF_RE.search(href_text) is not None or _NEXT_PAGE_RE.search(text) is not None
     )
+    tags = _HEADING_PARAGRAPH_RE.findall(markup)
+    headings = tags.count("h")
     return {
-        "log_headings": _log(len(_HEADING_RE.findall(markup))),
-        "log_paragraphs": _log(sum(len(p.findall(markup)) for p in _PARAGRAPH_RES)),
+        "log_headings": _log(headings),
+        "log_paragraphs": _log(len(tags) - headings),
         "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
     }
@@ -472,7 +472,7 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
         "log_prices": _log(price_count(scan.text)),
         "empty_link_share": empty / links,
         "log_empty_links": _log(empty),
-        "log_dates": _log(date_count(scan.text)),
+        "log_dates": _log(date_count(scan.digit_text)),
         "log_content_links": _log(content_links),
         "content_link_share": content_links / links,
     }
