@@ -121,11 +121,12 @@ _RAW = "script|style|noscript|template|textarea|title"
 # prefix and explicit case classes keep the search in C's fast path.)
 _A = "[aA]"
 _RAW_CI = "|".join("".join(f"[{c.lower()}{c.upper()}]" for c in name) for name in _RAW.split("|"))
-# An <a> start reads on to its href value, if the tag has one (groups 2-4:
-# double-quoted, single-quoted, bare; the tag ends at its first ">").
+# An <a> start reads its href value, if the tag has one (groups 2-4:
+# double-quoted, single-quoted, bare), and on to the tag's first ">" (none:
+# the match runs to the end of the page).
 _A_START = (
     rf"({_A})(?=[\s>/])"
-    r"""(?:[^>]*?\b(?i:href)\s*=\s*(?:"([^">]*)|'([^'>]*)|([^\s"'>]*)))?"""
+    r"""(?:[^>]*?\b(?i:href)\s*=\s*(?:"([^">]*)|'([^'>]*)|([^\s"'>]*)))?[^>]*>?"""
 )
 _INSIDE_RE = re.compile(
     rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--"
@@ -590,13 +591,12 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             continue
         end = -1  # where the open link ends, when this boundary ends it
         if kind == 1:
-            gt = find(">", m.end())
-            if gt < 0:  # an unterminated <a: nothing after it is measured
+            pos = m.end()
+            if html[pos - 1] != ">":  # an unterminated <a: nothing after it is measured
                 pos = n
                 break
             if link_start >= 0:
                 end = start  # an <a> closes the open one
-            pos = gt + 1
         elif kind == 3:
             end = pos = m.end()  # </a> belongs to the link
         else:
