@@ -574,6 +574,34 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             add(html[pos:start])
             if not text_mode and link_start < 0:
                 code_gap += code_distance(html[pos:start])
+        # The two boundaries of every link first: they are nearly all of them.
+        if kind == 1:
+            pos = m.end()
+            if html[pos - 1] != ">":  # an unterminated <a: nothing after it is measured
+                pos = n
+                break
+            if link_start >= 0:  # an <a> closes the open one: its bucket ends
+                links.append((link_start, start))
+                link_start = -1
+                add(_SEP)
+            if group != 1:  # an href: the gap's bucket ends, the link's begins
+                link_start = start
+                hrefs.append(m.group(group))
+                add(_SEP)
+                if not text_mode:
+                    code_gaps.append(code_gap)
+                    code_gap = 0
+            elif not text_mode:
+                code_gap += code_distance(html[start:pos])
+            continue
+        if kind == 3 or kind == 4:
+            # </a> belongs to the link; </li>, </td>...: the link ends before
+            # it, and the tag is measured with the next gap.
+            pos = m.end() if kind == 3 else start
+            links.append((link_start, pos))
+            link_start = -1
+            add(_SEP)
+            continue
         if kind == 2:
             # Skip the element's content: it is never page text or links.
             gt = find(">", m.end())
@@ -585,37 +613,8 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             elif name == "textarea":
                 scan.textareas += 1
             continue
-        if kind is None:  # comment
-            close = find("-->", m.end())
-            pos = n if close < 0 else close + 3
-            continue
-        end = -1  # where the open link ends, when this boundary ends it
-        if kind == 1:
-            pos = m.end()
-            if html[pos - 1] != ">":  # an unterminated <a: nothing after it is measured
-                pos = n
-                break
-            if link_start >= 0:
-                end = start  # an <a> closes the open one
-        elif kind == 3:
-            end = pos = m.end()  # </a> belongs to the link
-        else:
-            # </li>, </td>...: the link ends before it; the tag is measured
-            # with the next gap.
-            end = pos = start
-        if end >= 0:  # the link's bucket ends
-            links.append((link_start, end))
-            link_start = -1
-            add(_SEP)
-        if kind == 1:
-            if group != 1:  # an href: the gap's bucket ends, the link's begins
-                link_start = start
-                hrefs.append(m.group(group))
-                add(_SEP)
-                code_gaps.append(code_gap)
-                code_gap = 0
-            elif not text_mode:
-                code_gap += code_distance(html[start:pos])
+        close = find("-->", m.end())  # a comment
+        pos = n if close < 0 else close + 3
     if pos < n:
         add(html[pos:])
         if not text_mode and link_start < 0:
