@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from operator import itemgetter, or_
 
+import numpy as np
+
 from .document import Document
 from .linkblocks import LinkBlock, LinkBlockScan, find_link_blocks
 
@@ -297,9 +299,10 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
     links = max(scan.link_count, 1)
     regions = sorted(scan.region_units(), reverse=True)
     blocks = scan.blocks
-    # counted by C-level maps of int comparisons (no Python step per link)
-    long_links = sum(map(HEADLINE_UNITS.__le__, scan.link_text))
-    teaser_gaps = sum(map(TEASER_MIN_UNITS.__le__, scan.gap_text)) - sum(map(PROSE_UNITS.__le__, scan.gap_text))
+    # counted by array comparisons (no Python step per link)
+    link_text, gap_text = np.array(scan.link_text), np.array(scan.gap_text)
+    long_links = int(np.count_nonzero(link_text >= HEADLINE_UNITS))
+    teaser_gaps = int(np.count_nonzero((gap_text >= TEASER_MIN_UNITS) & (gap_text < PROSE_UNITS)))
     longest_run = max(scan.lead_text, max(scan.gap_text, default=0))
     big_blocks = sum(b.links for b in blocks if b.links >= 10)
     return {
@@ -317,7 +320,7 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
         "log_teaser_gaps": _log(teaser_gaps),
         "big_block_share": big_blocks / links,
         "max_block_share": max((b.links for b in blocks), default=0) / links,
-        "teaser_share": teaser_share(scan),
+        "teaser_share": teaser_share(scan, link_text, gap_text),
         "no_prose": float(longest_run < PROSE_UNITS),
     }
 
@@ -330,7 +333,8 @@ TEASER_MIN_UNITS = 8
 PROSE_UNITS = 80
 
 
-def teaser_share(scan: LinkBlockScan) -> float:
+def teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
+                 gap_text: np.ndarray | None = None) -> float:
     """Share of the page's text in link-headed teaser records: a headline-sized
     link followed by teaser-sized text before the next link.
 
@@ -341,12 +345,12 @@ def teaser_share(scan: LinkBlockScan) -> float:
     """
     if scan.text_units <= 0:
         return 0.0
-    units = sum(
-        head + gap
-        for head, gap in zip(scan.link_text, scan.gap_text, strict=False)
-        if head >= HEADLINE_UNITS and TEASER_MIN_UNITS <= gap < PROSE_UNITS
-    )
-    return units / scan.text_units
+    heads = np.array(scan.link_text) if link_text is None else link_text
+    gaps = np.array(scan.gap_text) if gap_text is None else gap_text
+    count = min(len(heads), len(gaps))
+    heads, gaps = heads[:count], gaps[:count]
+    record = (heads >= HEADLINE_UNITS) & (gaps >= TEASER_MIN_UNITS) & (gaps < PROSE_UNITS)
+    return int(heads[record].sum() + gaps[record].sum()) / scan.text_units
 
 
 def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
