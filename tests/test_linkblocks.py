@@ -286,6 +286,79 @@ def test_dense_text_page_counts_every_unit():
     assert scan.text_units == (14 + 18) * 2_000
 
 
+
+# --- the array counter against the unit regex ---------------------------------
+
+_ATOMS = (
+    "a", "Zed", "é", "ß", "İ", "K", "ſ", "Ⅷ", "²", "0", "1", "9", "٣", "12", "2014", "08",
+    "March", "mar", "Sept", "may", "Dec.", "st", "th", "T", "年", "月", "日", "号", "中",
+    "カ", "한", "'", "’", "''", ",", ".", ":", "-", "/", "_", "...", "!", "Ⓐ", "ⓐ", "ǅ",
+    "ǆ", " ", " ", "  ", "\n", "\t", "\xa0", "\u3000", "\x1e", "\x1f", "$", "€", "😀", "𠀀",
+)
+
+
+def test_array_counts_equal_the_unit_regex_on_random_text():
+    # Seeded random text over the characters each rule looks at: digits and
+    # dates (regex path), apostrophes, case-folded punctuation runs,
+    # separators and characters beyond the BMP (the whole-regex fallback).
+    import random
+
+    from scrapy_contentex.core.linkblocks import _bucket_units, _regex_bucket_units
+
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(_ATOMS) for _ in range(rng.randint(1, 30)))
+        counted = _bucket_units(text)
+        if counted is not None:
+            checked += 1
+            assert counted[0] == _regex_bucket_units(text), repr(text)
+    assert checked > 2000
+
+
+@pytest.mark.parametrize(
+    ("text", "units"),
+    [
+        ("ⒶⓐⒶ x", 2),  # one punctuation run, as case-folded
+        ("don''t", 3),  # two apostrophes join nothing
+        ("rock'n'roll", 1),
+        ("'tis", 2),
+        ("a\x1fb", None),  # per bucket: [1, 1]
+        ("on 2014-03-08 10:20 and", 3),
+        ("8th March 2014 x", 2),
+        ("😀 word", 2),  # beyond the BMP: the regex path
+    ],
+)
+def test_array_counter_cases(text, units):
+    from scrapy_contentex.core.linkblocks import count_buckets
+
+    counts = count_buckets(text)
+    if units is None:
+        assert counts == [1, 1]
+    else:
+        assert counts == [units] and units == text_distance(text)
+
+
+@pytest.mark.parametrize(
+    ("markup", "units", "text"),
+    [
+        # runs of blanks after a digit or sign become one space (prices, times)
+        ("$ \n 5", [2], "$ 5"),
+        ("2014-03-08\n  10:20", [1], "2014-03-08 10:20"),
+        # an entity that decodes to a sign: its ";" collapses the run too
+        ("&#36;   5", [2], "$ 5"),
+        # an entity without ";" has the whole text collapsed, as before
+        ("&pound   5", [2], "£ 5"),
+        # a blank decoded from an entity stays: no time after the date
+        ("2014-03-08&nbsp;10:20", [2], "2014-03-08\xa010:20"),
+    ],
+)
+def test_blank_runs_around_numbers(markup, units, text):
+    from scrapy_contentex.core.linkblocks import count_buckets_and_text
+
+    counted, visible, _ = count_buckets_and_text(markup)
+    assert counted == units and visible == text
+
 # --- what the scan keeps for the page-type features ---------------------------
 
 
@@ -317,3 +390,21 @@ def test_link_target_values():
     assert scan_links('<a href="">x</a>').hrefs == [""]
     assert scan_links("<a href=>x</a>").hrefs == [""]
     assert scan_links('<a title="t" href = "/a b">x</a>').hrefs == ["/a b"]
+
+
+def test_digit_regions_hold_every_date():
+    # the page-type features count dates in the scan's digit regions only
+    import random
+
+    from scrapy_contentex.core.linkblocks import count_buckets_and_text
+    from scrapy_contentex.core.pagetype import date_count
+
+    rng = random.Random(5)
+    atoms = ("2014-03-08", "1999/1/2", "2020年3月", "20", "14", "-", "/", "年", "月", " ", "x", "\x1f", "a1")
+    found = 0
+    for _ in range(2000):
+        text = "".join(rng.choice(atoms) for _ in range(rng.randint(1, 12)))
+        _, visible, digits = count_buckets_and_text(text)
+        assert date_count(digits) == date_count(visible), repr(text)
+        found += date_count(visible) > 0
+    assert found > 100

@@ -40,9 +40,13 @@ Example::
 
 from __future__ import annotations
 
+import _sre
+import functools
 import html as html_lib
 import re
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from .lang import _CJK_CLASS
 
@@ -117,11 +121,12 @@ _RAW = "script|style|noscript|template|textarea|title"
 # prefix and explicit case classes keep the search in C's fast path.)
 _A = "[aA]"
 _RAW_CI = "|".join("".join(f"[{c.lower()}{c.upper()}]" for c in name) for name in _RAW.split("|"))
-# An <a> start reads on to its href value, if the tag has one (groups 2-4:
-# double-quoted, single-quoted, bare; the tag ends at its first ">").
+# An <a> start reads its href value, if the tag has one (groups 2-4:
+# double-quoted, single-quoted, bare), and on to the tag's first ">" (none:
+# the match runs to the end of the page).
 _A_START = (
     rf"({_A})(?=[\s>/])"
-    r"""(?:[^>]*?\b(?i:href)\s*=\s*(?:"([^">]*)|'([^'>]*)|([^\s"'>]*)))?"""
+    r"""(?:[^>]*?\b(?i:href)\s*=\s*(?:"([^">]*)|'([^'>]*)|([^\s"'>]*)))?[^>]*>?"""
 )
 _INSIDE_RE = re.compile(
     rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--"
@@ -191,9 +196,21 @@ _SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
 _PIECE_TAG = r"<[/!?a-zA-Z][^<>\x1e\x1f]*>"
 _PIECE_TAG_RE = re.compile(rf"{_PIECE_TAG}(?:[^\S\x1e\x1f]*+{_PIECE_TAG})*+[^\S\x1e\x1f]*+")
 # Runs of two or more blanks, or one blank other than a space (separators
-# excepted). Starting with a character class lets the regex engine jump
-# over non-blank text in C instead of trying the pattern at every offset.
+# excepted): each becomes one space.
 _PIECE_BLANKS_RE = re.compile(r"[^\S\x1e\x1f](?:[^\S\x1e\x1f]+|(?<! ))")
+# The same, only after a digit, a currency sign or ";" (the end of an entity
+# such as "&#36;", decoded later). Only there does the length or kind of a
+# blank run change a figure: the time in "2014-03-08 10:20" follows one
+# plain space, and a price's sign stands next to its number or one blank
+# away. Elsewhere blanks only separate units, and collapsing every run cost
+# a regex step at each space between words. The pattern opens with the class
+# of those characters, so the engine jumps from one to the next in C. An
+# entity left without its ";" that decodes to a sign or digit ("&pound",
+# "&#x20ac") has the page take the full collapse (_BARE_ENTITY_RE).
+_NUMBER_BLANKS_RE = re.compile(
+    r"([\d$€£¥₹₩￥元円₽;])(?: [^\S\x1e\x1f]|[^\S \x1e\x1f])[^\S\x1e\x1f]*"
+)
+_BARE_ENTITY_RE = re.compile(r"&(?:#[xX]?[0-9a-fA-F]+|pound|yen)(?![0-9a-fA-F;])")
 _OTHER_BLANK_RE = re.compile(r"[^\S\x1f]+")
 
 
@@ -206,25 +223,151 @@ def count_buckets(joined: str) -> list[int]:
     return count_buckets_and_text(joined)[0]
 
 
-def count_buckets_and_text(joined: str) -> tuple[list[int], str]:
-    """:func:`count_buckets`, and the visible text it counted (tags and
-    blank runs replaced by one space, entities decoded, separators kept):
-    the page-type features read prices and dates there, not in markup."""
+def count_buckets_and_text(joined: str) -> tuple[list[int], str, str]:
+    """:func:`count_buckets`, the visible text it counted (tags replaced by
+    a space, runs of blanks after a digit or currency sign by one space,
+    entities decoded, separators kept) and the part of it around digits
+    (the digit regions below, joined by ``\x1f``; the whole text when the
+    regex counted it): the page-type features read prices in the text and
+    dates in the digit regions, not in markup."""
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
-    # One space per run of blanks, then entities, in markup_text_distance's
+    # Blank runs after digits and signs, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
     # matters to the one rule that wants a plain space ("2014-03-08 10:20").
-    text = _PIECE_BLANKS_RE.sub(" ", text)
-    decoded = "&" in text
-    if decoded:
+    if "&" in text:
+        if _BARE_ENTITY_RE.search(text):
+            text = _PIECE_BLANKS_RE.sub(" ", text)
+        else:
+            text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
         text = html_lib.unescape(text)
+    else:
+        text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
+    counted = _bucket_units(text)
+    if counted is None:
+        return _regex_bucket_units(text), text, text
+    return counted[0], text, counted[1]
+
+
+def _regex_bucket_units(text: str) -> list[int]:
+    """Units of each bucket of the visible ``text`` by the unit regex alone."""
     # Every non-blank character belongs to some unit, so once each unit is one
     # mark (units of one character stay as they are), a bucket's units are
     # its characters left once spaces and piece separators are dropped.
     marks = _UNIT_RE.sub(_MARK, text).replace(" ", "").replace(_PIECE, "")
-    if decoded and _OTHER_BLANK_RE.search(marks):  # blanks decoded from entities
+    if _OTHER_BLANK_RE.search(marks):  # other blanks (newlines, decoded &nbsp;)
         marks = _OTHER_BLANK_RE.sub("", marks)
-    return list(map(len, marks.split(_SEP))), text
+    return list(map(len, marks.split(_SEP)))
+
+
+# --- counting units with array operations -------------------------------------
+
+# Most of a page's text holds no digit, and without digits the unit rules
+# are local: a unit starts at every non-blank character except a letter
+# after a letter (or after an apostrophe between two letters), such an
+# apostrophe, and a punctuation character equal (case-folded) to the one
+# before it. That is one vectorised test per character over the code points
+# (numpy), with no regex match per word. Numbers and dates need the regex; a
+# date's blanks always touch a token (run of non-blanks) that holds a digit,
+# so the tokens with a digit, their neighbours across a blank and the blanks
+# between are cut out as *digit regions* and counted by the regex exactly as
+# before; the rest of the page cannot hold a date, and every blank between
+# two tokens without digits starts the rules afresh.
+_BLANK, _LETTER, _DIGIT, _CJK, _PUNCT, _APOSTROPHE, _CASED_PUNCT = range(7)
+_BMP = 0x10000
+
+
+@functools.cache
+def _char_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Class (_BLANK ... _CASED_PUNCT) and case-folded code point of every BMP character.
+
+    The classes are the regex's own: blank = ``\\s``, digit = ``\\d``,
+    CJK = ``_CJK_CLASS``, letter = any other ``\\w`` but ``_``, punctuation
+    the rest: apostrophes (which join a word's letters) and punctuation
+    whose fold (the one ``(?i:\\1)`` compares, ``_sre``'s) is another
+    character apart. Built once per process (about 0.03 s of CPU).
+    """
+    chars = "".join(map(chr, range(_BMP)))
+    classes = np.full(_BMP, _PUNCT, dtype=np.uint8)
+    for pattern, cls in ((r"\w", _LETTER), (r"\d", _DIGIT), (f"[{_CJK_CLASS}]", _CJK), (r"\s", _BLANK)):
+        classes[[m.start() for m in re.finditer(pattern, chars)]] = cls
+    classes[ord("_")] = _PUNCT
+    fold = np.fromiter(map(_sre.unicode_tolower, range(_BMP)), dtype=np.uint32, count=_BMP)
+    classes[(classes == _PUNCT) & (fold != np.arange(_BMP, dtype=np.uint32))] = _CASED_PUNCT
+    classes[[ord("'"), ord("’")]] = _APOSTROPHE
+    return classes, fold
+
+
+def _bucket_units(text: str) -> tuple[list[int], str] | None:
+    """Units of each bucket of ``text`` (the visible text, separators kept) by
+    the array rules above, and the digit regions' text; None when the text
+    holds a character beyond the BMP (rare: those pages take the regex path)."""
+    if not text:
+        return [0], ""
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    if int(cps.max()) >= _BMP:
+        return None
+    classes, fold = _char_tables()
+    cls = classes[cps]
+    letter = cls == _LETTER
+    # cont[i - 1]: character i continues the unit of character i - 1
+    cont = letter[1:] & letter[:-1]
+    punct = cls >= _PUNCT
+    same = punct[1:] & punct[:-1]
+    if same.any():  # a run of one punctuation character (as case-folded)
+        codes = fold[cps] if (cls == _CASED_PUNCT).any() else cps
+        cont |= same & (codes[1:] == codes[:-1])
+    # an apostrophe between two letters, and the letter after it
+    joiner = (cls[1:-1] == _APOSTROPHE) & letter[:-2] & letter[2:]
+    if joiner.any():
+        cont[:-1] |= joiner
+        cont[1:] |= joiner
+    nonblank = cls != _BLANK
+    start = nonblank.copy()
+    start[1:] &= ~cont
+    # Positions only from here: a bucket's units are the starts between two
+    # bucket separators (sorted positions, so a binary search counts them).
+    starts = np.flatnonzero(start)
+    bucket_ends = np.flatnonzero(cps == 0x1F)
+    units = np.diff(np.searchsorted(starts, bucket_ends), prepend=0, append=len(starts))
+    digit = cls == _DIGIT
+    if digit.any():
+        correction, regions = _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
+        return (units + correction).tolist(), regions
+    return units.tolist(), ""
+
+
+def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.ndarray,
+                   starts: np.ndarray, bucket_ends: np.ndarray) -> tuple[np.ndarray, str]:
+    """Per bucket: the regex's units in the digit regions minus the array
+    rules' unit ``starts`` there (adding it corrects the array count); and
+    the regions' text, joined by ``_SEP``."""
+    edge = np.diff(nonblank.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    first = np.flatnonzero(edge == 1)  # token starts
+    last = np.flatnonzero(edge == -1)  # token ends (exclusive)
+    has_digit = np.zeros(len(first), dtype=bool)
+    has_digit[np.searchsorted(first, np.flatnonzero(digit), side="right") - 1] = True
+    # A blank run between two tokens is crossed by a date only with a digit
+    # beside it, and never across a piece or bucket separator.
+    seps = np.flatnonzero((cps == 0x1E) | (cps == 0x1F))
+    link = np.searchsorted(seps, first[1:]) == np.searchsorted(seps, last[:-1])
+    link &= has_digit[:-1] | has_digit[1:]
+    member = has_digit.copy()
+    member[1:] |= link
+    member[:-1] |= link
+    opens = member.copy()
+    opens[1:] &= ~link
+    closes = member.copy()
+    closes[:-1] &= ~link
+    begin, end = first[opens], last[closes]
+    joined = _SEP.join([text[a:b] for a, b in zip(begin.tolist(), end.tolist(), strict=True)])
+    marks = _UNIT_RE.sub(_MARK, joined).replace(" ", "")
+    if _OTHER_BLANK_RE.search(marks):
+        marks = _OTHER_BLANK_RE.sub("", marks)
+    regex_units = np.fromiter(map(len, marks.split(_SEP)), dtype=np.int64, count=len(begin))
+    regex_units -= np.searchsorted(starts, end) - np.searchsorted(starts, begin)
+    correction = np.zeros(len(bucket_ends) + 1, dtype=np.int64)
+    np.add.at(correction, np.searchsorted(bucket_ends, begin), regex_units)
+    return correction, joined
 
 
 def code_distance(markup: str) -> int:
@@ -278,7 +421,8 @@ class LinkBlockScan:
     after it (``gap_text[-1]`` is the tail), ``lead_text`` before the first
     link, ``link_units`` inside all links and ``text_units`` on the page.
     ``text`` is the visible text the units were counted in (pieces joined by
-    ``\x1e``, buckets closed by ``\x1f``); ``markup`` the same pieces before
+    ``\x1e``, buckets closed by ``\x1f``), ``digit_text`` its tokens that
+    hold a digit and their neighbours (every date is there); ``markup`` the same pieces before
     tags were dropped (the page's markup outside raw-text elements and
     comments, without the links' ``<a ...>`` start tags: each link's
     bucket opens right after its ``\x1f``). ``hrefs[i]`` is link i's href
@@ -301,6 +445,7 @@ class LinkBlockScan:
     text_units: int = 0
     distance: str = "text"
     text: str = field(default="", repr=False)
+    digit_text: str = field(default="", repr=False)
     hrefs: list[str] = field(default_factory=list, repr=False)
     markup: str = field(default="", repr=False)
     json_ld: list[str] = field(default_factory=list, repr=False)
@@ -429,6 +574,34 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             add(html[pos:start])
             if not text_mode and link_start < 0:
                 code_gap += code_distance(html[pos:start])
+        # The two boundaries of every link first: they are nearly all of them.
+        if kind == 1:
+            pos = m.end()
+            if html[pos - 1] != ">":  # an unterminated <a: nothing after it is measured
+                pos = n
+                break
+            if link_start >= 0:  # an <a> closes the open one: its bucket ends
+                links.append((link_start, start))
+                link_start = -1
+                add(_SEP)
+            if group != 1:  # an href: the gap's bucket ends, the link's begins
+                link_start = start
+                hrefs.append(m.group(group))
+                add(_SEP)
+                if not text_mode:
+                    code_gaps.append(code_gap)
+                    code_gap = 0
+            elif not text_mode:
+                code_gap += code_distance(html[start:pos])
+            continue
+        if kind == 3 or kind == 4:
+            # </a> belongs to the link; </li>, </td>...: the link ends before
+            # it, and the tag is measured with the next gap.
+            pos = m.end() if kind == 3 else start
+            links.append((link_start, pos))
+            link_start = -1
+            add(_SEP)
+            continue
         if kind == 2:
             # Skip the element's content: it is never page text or links.
             gt = find(">", m.end())
@@ -440,38 +613,8 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
             elif name == "textarea":
                 scan.textareas += 1
             continue
-        if kind is None:  # comment
-            close = find("-->", m.end())
-            pos = n if close < 0 else close + 3
-            continue
-        end = -1  # where the open link ends, when this boundary ends it
-        if kind == 1:
-            gt = find(">", m.end())
-            if gt < 0:  # an unterminated <a: nothing after it is measured
-                pos = n
-                break
-            if link_start >= 0:
-                end = start  # an <a> closes the open one
-            pos = gt + 1
-        elif kind == 3:
-            end = pos = m.end()  # </a> belongs to the link
-        else:
-            # </li>, </td>...: the link ends before it; the tag is measured
-            # with the next gap.
-            end = pos = start
-        if end >= 0:  # the link's bucket ends
-            links.append((link_start, end))
-            link_start = -1
-            add(_SEP)
-        if kind == 1:
-            if group != 1:  # an href: the gap's bucket ends, the link's begins
-                link_start = start
-                hrefs.append(m.group(group))
-                add(_SEP)
-                code_gaps.append(code_gap)
-                code_gap = 0
-            elif not text_mode:
-                code_gap += code_distance(html[start:pos])
+        close = find("-->", m.end())  # a comment
+        pos = n if close < 0 else close + 3
     if pos < n:
         add(html[pos:])
         if not text_mode and link_start < 0:
@@ -481,7 +624,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         add(_SEP)
     code_gaps.append(code_gap)
     scan.markup = _PIECE.join(parts)
-    units, scan.text = count_buckets_and_text(scan.markup)
+    units, scan.text, scan.digit_text = count_buckets_and_text(scan.markup)
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

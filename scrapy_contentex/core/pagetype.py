@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from operator import itemgetter, or_
 
+import numpy as np
+
 from .document import Document
 from .linkblocks import LinkBlock, LinkBlockScan, find_link_blocks
 
@@ -199,13 +201,11 @@ def _one_subject(ld_types: list[str], md_types: list[str]) -> bool:
 
 # Class values, for repeated sibling records (cards, tiles, teasers share one).
 # Each pattern below opens with a literal, which the regex engine finds fast.
-# Only the tags counted below, in lower or upper case (few matches to count).
-# Headings and paragraphs: one pattern per tag and case, each opening with a
-# two-character literal that the search jumps between in C instead of
-# stopping at every tag. Upper-case headings are left out (no change on the
-# grouped CV); upper-case paragraphs are not (old pages, often lists).
-_HEADING_RE = re.compile(r"<h[1-6](?=[\s>/])")
-_PARAGRAPH_RES = (re.compile(r"<p(?=[\s>/])"), re.compile(r"<P(?=[\s>/])"))
+# Headings and paragraphs in one pass: the search jumps from "<" to "<" in C
+# and fails at once on any other tag; the group tells a heading ("h") from a
+# paragraph (""). Upper-case headings are left out (no change on the grouped
+# CV); upper-case paragraphs are not (old pages, often lists).
+_HEADING_PARAGRAPH_RE = re.compile(r"<(?:(h)[1-6]|[pP])(?=[\s>/])")
 # Pagination: "page=" or "/page/" in a link target, 下一页 / 下页 (next page) in
 # the text; each pattern opens with a literal, found by a fast search.
 _PAGE_HREF_RE = re.compile(r"page(?:=|(?<=/page)/)")
@@ -299,9 +299,10 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
     links = max(scan.link_count, 1)
     regions = sorted(scan.region_units(), reverse=True)
     blocks = scan.blocks
-    # counted by C-level maps of int comparisons (no Python step per link)
-    long_links = sum(map(HEADLINE_UNITS.__le__, scan.link_text))
-    teaser_gaps = sum(map(TEASER_MIN_UNITS.__le__, scan.gap_text)) - sum(map(PROSE_UNITS.__le__, scan.gap_text))
+    # counted by array comparisons (no Python step per link)
+    link_text, gap_text = np.array(scan.link_text), np.array(scan.gap_text)
+    long_links = int(np.count_nonzero(link_text >= HEADLINE_UNITS))
+    teaser_gaps = int(np.count_nonzero((gap_text >= TEASER_MIN_UNITS) & (gap_text < PROSE_UNITS)))
     longest_run = max(scan.lead_text, max(scan.gap_text, default=0))
     big_blocks = sum(b.links for b in blocks if b.links >= 10)
     return {
@@ -319,7 +320,7 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
         "log_teaser_gaps": _log(teaser_gaps),
         "big_block_share": big_blocks / links,
         "max_block_share": max((b.links for b in blocks), default=0) / links,
-        "teaser_share": teaser_share(scan),
+        "teaser_share": teaser_share(scan, link_text, gap_text),
         "no_prose": float(longest_run < PROSE_UNITS),
     }
 
@@ -332,7 +333,8 @@ TEASER_MIN_UNITS = 8
 PROSE_UNITS = 80
 
 
-def teaser_share(scan: LinkBlockScan) -> float:
+def teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
+                 gap_text: np.ndarray | None = None) -> float:
     """Share of the page's text in link-headed teaser records: a headline-sized
     link followed by teaser-sized text before the next link.
 
@@ -343,12 +345,12 @@ def teaser_share(scan: LinkBlockScan) -> float:
     """
     if scan.text_units <= 0:
         return 0.0
-    units = sum(
-        head + gap
-        for head, gap in zip(scan.link_text, scan.gap_text, strict=False)
-        if head >= HEADLINE_UNITS and TEASER_MIN_UNITS <= gap < PROSE_UNITS
-    )
-    return units / scan.text_units
+    heads = np.array(scan.link_text) if link_text is None else link_text
+    gaps = np.array(scan.gap_text) if gap_text is None else gap_text
+    count = min(len(heads), len(gaps))
+    heads, gaps = heads[:count], gaps[:count]
+    record = (heads >= HEADLINE_UNITS) & (gaps >= TEASER_MIN_UNITS) & (gaps < PROSE_UNITS)
+    return int(heads[record].sum() + gaps[record].sum()) / scan.text_units
 
 
 def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
@@ -365,9 +367,11 @@ def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
     pagination = (
         _PAGE_HREF_RE.search(href_text) is not None or _NEXT_PAGE_RE.search(text) is not None
     )
+    tags = _HEADING_PARAGRAPH_RE.findall(markup)
+    headings = tags.count("h")
     return {
-        "log_headings": _log(len(_HEADING_RE.findall(markup))),
-        "log_paragraphs": _log(sum(len(p.findall(markup)) for p in _PARAGRAPH_RES)),
+        "log_headings": _log(headings),
+        "log_paragraphs": _log(len(tags) - headings),
         "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
     }
@@ -472,7 +476,7 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
         "log_prices": _log(price_count(scan.text)),
         "empty_link_share": empty / links,
         "log_empty_links": _log(empty),
-        "log_dates": _log(date_count(scan.text)),
+        "log_dates": _log(date_count(scan.digit_text)),
         "log_content_links": _log(content_links),
         "content_link_share": content_links / links,
     }
