@@ -508,3 +508,21 @@ def test_after_a_declared_organisation_a_bare_line_beside_the_date_is_not_taken(
             "<p>13.05.2024, 08.28</p><p>Listen Later</p><p>Divers returned to the river on Monday morning.</p>"
             "</body></html>")
     assert extract_metadata(Document(page, url="https://dailycourier.example/a"))["authors"] == ["Daily Courier"]
+
+
+def test_thread_starter_and_a_sentence_byline_in_an_author_box():
+    thread = _article(
+        "<title>Moving a forum to new hosting</title>",
+        "<h1>Moving a forum to new hosting</h1>"
+        "<p>Started by Nora Quist, June 04, 2024, 11:23:55 AM</p><p>We are moving next week.</p>",
+    )
+    assert meta_of(thread)["authors"] == ["Nora Quist"]
+    box = _article(
+        "<title>Index types for journals</title>",
+        "<h1>Index types for journals</h1><p>Indexes help readers find papers.</p>"
+        "<p>This post was written by Dana Pell,</p><p>Head of Marketing</p>",
+    )
+    assert meta_of(box)["authors"] == ["Dana Pell"]
+    # Without the verb before "by" the sentence is prose, not a byline.
+    prose = box.replace("This post was written by Dana Pell,", "This post was improved by Dana Pell's notes.")
+    assert meta_of(prose)["authors"] == []

@@ -569,7 +569,8 @@ _BY_WORDS = "by|von|par|por|door|av|przez"
 # A visible byline line: "By Jane Roe", "Written by A, B on Nov 14", "Von Max Muster",
 # "Author: Jane Roe", "Written by:Jane Roe", "Article byJane Roe" (markup glued the name).
 _BYLINE_LINE = re.compile(
-    r"^\s{0,3}(?:(?:written|posted|reported|words|story|text|article|authored)\s{1,3})?"
+    r"^\s{0,3}(?:(?:this|the)\s(?:post|article|story|guide|page)\s(?:was|is)\s)?"
+    r"(?:(?:written|posted|reported|words|story|text|article|authored|started|asked|submitted)\s{1,3})?"
     rf"(?:{_BY_WORDS})"
     r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z][a-z])))"
     r"(?P<names>[^\n]{2,120})$"
