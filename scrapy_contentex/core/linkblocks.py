@@ -303,8 +303,11 @@ def _bucket_units(text: str) -> tuple[list[int], str] | None:
     holds a character beyond the BMP (rare: those pages take the regex path)."""
     if not text:
         return [0], ""
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    if int(cps.max()) >= _BMP:
+    # UTF-16 code units are the code points when the text stays in the BMP,
+    # which the length tells (a character beyond it takes two units): half
+    # the bytes of UTF-32 and no pass to find the largest code point.
+    cps = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+    if len(cps) != len(text):
         return None
     classes, fold = _char_tables()
     cls = classes[cps]
@@ -344,8 +347,9 @@ def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.n
     edge = np.diff(nonblank.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     first = np.flatnonzero(edge == 1)  # token starts
     last = np.flatnonzero(edge == -1)  # token ends (exclusive)
-    has_digit = np.zeros(len(first), dtype=bool)
-    has_digit[np.searchsorted(first, np.flatnonzero(digit), side="right") - 1] = True
+    # a token holds a digit when the stretch from its start to the next
+    # token's start does (the blanks in between hold none)
+    has_digit = np.logical_or.reduceat(digit, first)
     # A blank run between two tokens is crossed by a date only with a digit
     # beside it, and never across a piece or bucket separator.
     seps = np.flatnonzero((cps == 0x1E) | (cps == 0x1F))
