@@ -138,6 +138,9 @@ _OUTSIDE_RE = re.compile(rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--)")
 # ends on its value's group (2-4); one without, on group 1.
 _KIND = (None, 1, 1, 1, 1, 2, 3, 4)
 _LINK_HREF = (2, 3, 4)
+# The rest of a link whose text holds no tag: its text and its "</a>" (group 1),
+# where a search inside the link would stop (no "<" comes before it).
+_PLAIN_LINK_RE = re.compile(r"[^<]*+(</[aA]\s*>)")
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
 # [^<>] (not [^>]) keeps a stray "<x" without ">" from scanning to the end each time.
 _TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>]*>")
@@ -559,6 +562,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     # Local names: this loop runs once per link boundary on every page.
     add = parts.append
     inside, outside, find, kinds = _INSIDE_RE.search, _OUTSIDE_RE.search, html.find, _KIND
+    plain_link = _PLAIN_LINK_RE.match
     n = len(html)
     pos = 0  # start of the markup not yet measured
     code_gap = 0  # code distance accumulated since the last link ended
@@ -589,12 +593,24 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
                 link_start = -1
                 add(_SEP)
             if group != 1:  # an href: the gap's bucket ends, the link's begins
-                link_start = start
                 hrefs.append(m.group(group))
                 add(_SEP)
                 if not text_mode:
                     code_gaps.append(code_gap)
                     code_gap = 0
+                # Most links hold plain text up to their "</a>": the search
+                # inside the link would stop at that "</a>" first, so the
+                # link is closed here, one step of this loop less.
+                plain = plain_link(html, pos)
+                if plain is None:
+                    link_start = start
+                    continue
+                text_end, end = plain.span(1)
+                if text_end > pos:
+                    add(html[pos:text_end])
+                links.append((start, end))
+                add(_SEP)
+                pos = end
             elif not text_mode:
                 code_gap += code_distance(html[start:pos])
             continue
