@@ -138,6 +138,9 @@ _OUTSIDE_RE = re.compile(rf"<(?:{_A_START}|({_RAW_CI})(?=[\s>/])|!--)")
 # ends on its value's group (2-4); one without, on group 1.
 _KIND = (None, 1, 1, 1, 1, 2, 3, 4)
 _LINK_HREF = (2, 3, 4)
+# The rest of a link whose text holds no tag: its text and its "</a>" (group 1),
+# where a search inside the link would stop (no "<" comes before it).
+_PLAIN_LINK_RE = re.compile(r"[^<]*+(</[aA]\s*>)")
 _RAW_END = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW.split("|")}
 # [^<>] (not [^>]) keeps a stray "<x" without ">" from scanning to the end each time.
 _TAG_RE = re.compile(r"<[/!?a-zA-Z][^<>]*>")
@@ -303,8 +306,11 @@ def _bucket_units(text: str) -> tuple[list[int], str] | None:
     holds a character beyond the BMP (rare: those pages take the regex path)."""
     if not text:
         return [0], ""
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    if int(cps.max()) >= _BMP:
+    # UTF-16 code units are the code points when the text stays in the BMP,
+    # which the length tells (a character beyond it takes two units): half
+    # the bytes of UTF-32 and no pass to find the largest code point.
+    cps = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype=np.uint16)
+    if len(cps) != len(text):
         return None
     classes, fold = _char_tables()
     cls = classes[cps]
@@ -344,8 +350,9 @@ def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.n
     edge = np.diff(nonblank.view(np.int8), prepend=np.int8(0), append=np.int8(0))
     first = np.flatnonzero(edge == 1)  # token starts
     last = np.flatnonzero(edge == -1)  # token ends (exclusive)
-    has_digit = np.zeros(len(first), dtype=bool)
-    has_digit[np.searchsorted(first, np.flatnonzero(digit), side="right") - 1] = True
+    # a token holds a digit when the stretch from its start to the next
+    # token's start does (the blanks in between hold none)
+    has_digit = np.logical_or.reduceat(digit, first)
     # A blank run between two tokens is crossed by a date only with a digit
     # beside it, and never across a piece or bucket separator.
     seps = np.flatnonzero((cps == 0x1E) | (cps == 0x1F))
@@ -555,6 +562,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
     # Local names: this loop runs once per link boundary on every page.
     add = parts.append
     inside, outside, find, kinds = _INSIDE_RE.search, _OUTSIDE_RE.search, html.find, _KIND
+    plain_link = _PLAIN_LINK_RE.match
     n = len(html)
     pos = 0  # start of the markup not yet measured
     code_gap = 0  # code distance accumulated since the last link ended
@@ -585,12 +593,24 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
                 link_start = -1
                 add(_SEP)
             if group != 1:  # an href: the gap's bucket ends, the link's begins
-                link_start = start
                 hrefs.append(m.group(group))
                 add(_SEP)
                 if not text_mode:
                     code_gaps.append(code_gap)
                     code_gap = 0
+                # Most links hold plain text up to their "</a>": the search
+                # inside the link would stop at that "</a>" first, so the
+                # link is closed here, one step of this loop less.
+                plain = plain_link(html, pos)
+                if plain is None:
+                    link_start = start
+                    continue
+                text_end, end = plain.span(1)
+                if text_end > pos:
+                    add(html[pos:text_end])
+                links.append((start, end))
+                add(_SEP)
+                pos = end
             elif not text_mode:
                 code_gap += code_distance(html[start:pos])
             continue
