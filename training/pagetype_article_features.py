@@ -1,0 +1,205 @@
+"""Does the article (line) model tell index pages? A measurement for issue 12.
+
+    python -m training.pagetype_article_features [--cache DIR]
+
+For every labelled page-type page, page-level features are read from the
+line model's per-line probabilities (how much main text the article model
+finds, and how it lies on the page), then added to the page-type logistic
+model (``training/train_pagetype.py``'s recipe: same pages, same grouped
+folds, threshold chosen inside each training fold) and compared with the
+44-feature model in the same run.
+
+Honesty: the shipped line model was trained on ``training.corpus.TRAIN_SETS``,
+so its output on those pages is in-sample. Here a line model is fitted for
+each of the page-type CV's 5 folds (``training.train_blocks.fit``) on the
+TRAIN_SETS pages outside that fold (by the page-type groups and by the line
+corpus's own groups), and the held-out fold's pages are read with that
+fold's model. The pagetype and products pages never train a line model.
+
+Slow (line rows of ~2,200 pages and 5 two-stage line-model fits: minutes on
+two cores); ``--cache`` keeps the line rows and the out-of-fold
+probabilities between runs. Not a benchmark: nothing here is shipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.common import print_table, require_datasets
+from scrapy_contentex.core.pagetype import FEATURES
+from scrapy_contentex.core.text.block_features import FEATURE_NAMES
+from training.corpus import TRAIN_SETS as LINE_SETS
+from training.train_blocks import THRESHOLD, _page_slices, build, fit, predict
+from training.train_pagetype import (
+    FOLDS,
+    TRAIN_SETS,
+    Labelled,
+    fit_with_threshold,
+    group_folds,
+    index_probability,
+    load_labelled,
+    matrix,
+)
+
+_TOKENS = FEATURE_NAMES.index("line_tokens")
+_LINK_SHARE = FEATURE_NAMES.index("block_link_share")
+#: Page-level figures of the line model's output (see :func:`article_features`).
+ARTICLE_FEATURES = (
+    "art_kept_share", "art_kept_log_tokens", "art_kept_log_lines", "art_kept_log_runs",
+    "art_longest_run_share", "art_mean_p", "art_max_p", "art_kept_link_share",
+)
+
+
+def article_features(rows: np.ndarray | None, p: np.ndarray | None) -> dict[str, float]:
+    """How much main text the line model keeps on a page, and in how many pieces.
+
+    ``rows`` are the page's line feature rows (line order), ``p`` the line
+    model's probabilities; a page with no visible line has every figure 0.
+    """
+    if rows is None or p is None or not len(p):
+        return dict.fromkeys(ARTICLE_FEATURES, 0.0)
+    tok = rows[:, _TOKENS].astype(float)
+    total = max(tok.sum(), 1.0)
+    keep = p >= THRESHOLD
+    kept = tok[keep].sum()
+    starts = np.flatnonzero(keep & ~np.r_[False, keep[:-1]])
+    ends = np.flatnonzero(keep & ~np.r_[keep[1:], False]) + 1
+    cum = np.r_[0.0, np.cumsum(tok)]
+    longest = max((cum[b] - cum[a] for a, b in zip(starts, ends, strict=True)), default=0.0)
+    return {
+        "art_kept_share": kept / total,
+        "art_kept_log_tokens": float(np.log1p(kept)),
+        "art_kept_log_lines": float(np.log1p(keep.sum())),
+        "art_kept_log_runs": float(np.log1p(len(starts))),
+        "art_longest_run_share": longest / total,
+        "art_mean_p": float((tok * p).sum() / total),
+        "art_max_p": float(p.max()),
+        "art_kept_link_share": float((tok * rows[:, _LINK_SHARE])[keep].sum() / max(kept, 1.0)),
+    }
+
+
+def _cached(path: Path | None, make):
+    if path is not None and path.exists():
+        with open(path, "rb") as fh:
+            return pickle.load(fh)
+    value = make()
+    if path is not None:
+        with open(path, "wb") as fh:
+            pickle.dump(value, fh, protocol=5)
+    return value
+
+
+def out_of_fold_lines(pages: list[Labelled], data: dict, log=print) -> np.ndarray:
+    """Line probabilities of every line in ``data``, each from a line model that did not
+    train on the page's page-type fold (nor on any page sharing its groups)."""
+    fold = dict(zip((f"{p.source}/{p.id}" for p in pages), group_folds([p.group for p in pages]), strict=True))
+    label_group = {f"{p.source}/{p.id}": p.group for p in pages}
+    names = data["names"]
+    page_fold = np.array([fold.get(n, -1) for n in names])
+    trainable = np.array([n.split("/")[0] in LINE_SETS for n in names])
+    p = np.zeros(len(data["y"]))
+    for f in range(FOLDS):
+        held = page_fold == f
+        banned = {data["groups"][k] for k in np.flatnonzero(held)}
+        banned |= {label_group[n] for k, n in enumerate(names) if held[k]}
+        train = [k for k in np.flatnonzero(trainable & ~held)
+                 if data["groups"][k] not in banned and label_group.get(names[k]) not in banned]
+        test = np.flatnonzero(held)
+        log(f"fold {f}: line model on {len(train)} pages, read {len(test)} pages")
+        models = fit(data, np.array(train))
+        p[np.isin(data["page"], test)] = predict(models, data, test)
+    return p
+
+
+def cv(x: np.ndarray, y: np.ndarray, groups: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Out-of-fold P(index) and each page's fold threshold (train_pagetype.cross_validate's loop)."""
+    folds = group_folds(groups)
+    prob, cut = np.zeros(len(y)), np.zeros(len(y))
+    for f in range(FOLDS):
+        test = folds == f
+        model, t = fit_with_threshold(x[~test], y[~test], [g for g, s in zip(groups, test, strict=True) if not s])
+        prob[test], cut[test] = index_probability(model, x[test]), t
+    return prob, cut
+
+
+def _logit(v: np.ndarray) -> np.ndarray:
+    v = np.clip(v, 1e-9, 1 - 1e-9)
+    return np.log(v / (1 - v))
+
+
+def summary_row(name: str, pages: list[Labelled], pred: np.ndarray, band: float | None) -> list:
+    y = np.array([p.index for p in pages])
+
+    def rec(sel: np.ndarray, want: bool) -> float:
+        sel = sel & (y == want)
+        return float((pred[sel] == want).mean())
+
+    every = np.ones(len(y), dtype=bool)
+    zh = np.array([p.zh for p in pages])
+    ir, cr = rec(every, True), rec(every, False)
+    kind = np.array([p.page_type if p.source == "wcxb-dev" else "" for p in pages])
+    return [name, (ir + cr) / 2, ir, cr, (rec(zh, True) + rec(zh, False)) / 2,
+            rec(np.array([p.thread for p in pages]), False),
+            rec(kind == "listing", True), rec(kind == "collection", True), band]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=None, help="directory for line rows and probabilities")
+    args = parser.parse_args(argv)
+    require_datasets()
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+    cache = (lambda name: args.cache / name) if args.cache else (lambda name: None)
+    pages = load_labelled(TRAIN_SETS)
+    data = _cached(cache("lines.pkl"), lambda: build(LINE_SETS + ("pagetype", "products")))
+    p = _cached(cache("oof_p.pkl"), lambda: out_of_fold_lines(pages, data))
+    slices = _page_slices(data["page"])
+    where = {n: k for k, n in enumerate(data["names"])}
+    for page in pages:
+        k = where.get(f"{page.source}/{page.id}")
+        sl = slices[k] if k is not None else None
+        page.features.update(article_features(None if sl is None else data["X"][sl],
+                                               None if sl is None else p[sl]))
+    y = np.array([pg.index for pg in pages])
+    groups = [pg.group for pg in pages]
+
+    from sklearn.metrics import roc_auc_score
+
+    rows = []
+    for name in ARTICLE_FEATURES:
+        v = np.array([pg.features[name] for pg in pages])
+        rows.append([name, float(v[y].mean()), float(v[~y].mean()), float(roc_auc_score(y, -v))])
+    print_table(["feature (out-of-fold line model)", "mean index", "mean content", "AUC (low = index)"], rows,
+                title=f"Article-model features alone, {len(pages)} labelled pages ({int(y.sum())} index)")
+
+    variants = {
+        "44 features (shipped recipe)": FEATURES,
+        "44 + all 8 article features": FEATURES + ARTICLE_FEATURES,
+        "44 + kept share, longest run share, kept tokens": FEATURES + (
+            "art_kept_share", "art_longest_run_share", "art_kept_log_tokens"),
+        "44 + kept share": FEATURES + ("art_kept_share",),
+    }
+    results = {name: cv(matrix(pages, names), y, groups) for name, names in variants.items()}
+    rows = [summary_row(name, pages, prob >= cut, None) for name, (prob, cut) in results.items()]
+    cheap_prob, cheap_cut = results["44 features (shipped recipe)"]
+    full_prob, full_cut = results["44 + all 8 article features"]
+    distance = np.abs(_logit(cheap_prob) - _logit(cheap_cut))
+    for width in (0.5, 1.0, 2.0, 3.0):
+        band = distance <= width
+        pred = np.where(band, full_prob >= full_cut, cheap_prob >= cheap_cut)
+        rows.append(summary_row(f"two-tier: all 8 where |logit - logit(t)| <= {width}", pages, pred,
+                                float(band.mean())))
+    print_table(["model", "bal.acc", "index rec", "content rec", "Chinese bal.acc", "threads",
+                 "wcxb listing", "wcxb collection", "band share"], rows,
+                title=f"Grouped {FOLDS}-fold CV by registered domain (train_pagetype recipe, threshold "
+                "chosen inside each training fold), line models out of fold")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
