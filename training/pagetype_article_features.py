@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import time
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +35,7 @@ from scrapy_contentex.core.pagetype import FEATURES
 from scrapy_contentex.core.text.block_features import FEATURE_NAMES, context_features
 from scrapy_contentex.core.text.learned import DEFAULT_MODEL, load_line_model
 from training.corpus import TRAIN_SETS as LINE_SETS
-from training.train_blocks import THRESHOLD, _page_slices, build, fit, predict
+from training.train_blocks import THRESHOLD, _page_slices, build, fit, page_rows, predict
 from training.train_pagetype import (
     FOLDS,
     TRAIN_SETS,
@@ -139,6 +140,45 @@ def cv(x: np.ndarray, y: np.ndarray, groups: list[str]) -> tuple[np.ndarray, np.
     return prob, cut
 
 
+def cost_table(texts: list[str], repeats: int = 3) -> None:
+    """What the article features would cost in the classifier, side by side with an lxml parse.
+
+    Same pages, alternating page by page, best of ``repeats`` per page for
+    each step, CPU time (as benchmarks/pagetype.py's cost table).
+    """
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.pagetype import classify
+    from scrapy_contentex.core.text.learned import extract
+
+    model = load_line_model(DEFAULT_MODEL)
+
+    def with_article(text: str) -> dict:
+        lines = page_rows(text, None)
+        return article_features(None if lines is None else lines.features,
+                                None if lines is None else model.probabilities(lines))
+
+    steps = [
+        ("lxml.html.document_fromstring", lambda t: lxml_html.document_fromstring(t)),
+        ("pagetype.classify (shipped, 44 features)", lambda t: classify(Document(t))),
+        ("article features (parse, lines, line model)", with_article),
+        ("article text extraction (learned.extract)", lambda t: extract(Document(t))),
+    ]
+    best = np.full((len(steps), len(texts)), np.inf)
+    for _ in range(repeats):
+        for i, text in enumerate(texts):
+            for k, (_, step) in enumerate(steps):
+                t0 = time.process_time()
+                step(text)
+                best[k, i] = min(best[k, i], time.process_time() - t0)
+    parse = best[0].sum()
+    rows = [[name, float(best[k].sum() / parse), float(np.median(best[k] / np.maximum(best[0], 1e-9)))]
+            for k, (name, _) in enumerate(steps)]
+    print_table(["step", "time / lxml parse", "median page ratio"], rows,
+                title=f"Cost over {len(texts)} page-type pages, alternating page by page, best of {repeats}, CPU time")
+
+
 def _logit(v: np.ndarray) -> np.ndarray:
     v = np.clip(v, 1e-9, 1 - 1e-9)
     return np.log(v / (1 - v))
@@ -184,6 +224,7 @@ def summary_row(name: str, pages: list[Labelled], pred: np.ndarray, band: float 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=None, help="directory for line rows and probabilities")
+    parser.add_argument("--cost", action="store_true", help="also time the article features against a parse")
     args = parser.parse_args(argv)
     require_datasets()
     if args.cache:
@@ -243,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
                  "wcxb listing", "wcxb collection", "band share"], rows,
                 title=f"Grouped {FOLDS}-fold CV by registered domain (train_pagetype recipe, threshold "
                 "chosen inside each training fold), line models out of fold")
+    if args.cost:
+        cost_table([pg.doc.html for pg in pages if pg.source == "pagetype"])
     return 0
 
 
