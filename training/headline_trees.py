@@ -107,6 +107,27 @@ def cross_validate_trees(pages: list[Page], names: tuple[str, ...], objective: s
     return right / len(pages)
 
 
+def conflicts(pages: list[Page]) -> list[list]:
+    """Pages where exactly one of the first ``<h1>`` and a ``<title>`` part is right, by page signal:
+    if no signal splits them, no chooser over these features can either."""
+    counts: Counter = Counter()
+    for page in pages:
+        h1 = [i for i, c in enumerate(page.cands) if "h1_first" in c.sources]
+        parts = [i for i, c in enumerate(page.cands) if c.sources & {"title_stripped", "title_segment"}]
+        if not h1 or not parts or set(h1) & set(parts):
+            continue
+        h1_right, title_right = page.labels[h1[0]], any(page.labels[i] for i in parts)
+        if h1_right == title_right:
+            continue
+        article = page.page["page_ld_article"] or page.page["page_og_article"]
+        for signal, on in (("declares an article", article), ("no article declared", not article),
+                           ("one h1", page.page["page_h1s"] == 1), ("several h1", page.page["page_h1s"] > 1)):
+            if on:
+                counts[signal, h1_right] += 1
+    signals = ("declares an article", "no article declared", "one h1", "several h1")
+    return [[s, counts[s, True], counts[s, False]] for s in signals]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
@@ -126,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     print_table(["chooser", "per seed", "min", "mean", "max"], table,
                 title=f"{SET}: headline accuracy, {FOLDS} folds grouped by registered domain, "
                       f"{len(pages)} pages, seeds {' '.join(map(str, args.seeds))}")
+    print_table(["page signal", "h1 right", "title part right"], conflicts(pages),
+                title="pages where the first <h1> and the <title> part disagree and one of them is right")
     return 0
 
 
