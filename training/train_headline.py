@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,9 +42,14 @@ class Page:
     cands: list[Candidate]
     rows: list[dict[str, float]]
     labels: list[bool]
+    # Page-level values (``page_features`` of :func:`load_pages`); empty for the linear model.
+    page: dict[str, float] = field(default_factory=dict)
 
 
-def load_pages(limit: int | None = None) -> list[Page]:
+def load_pages(limit: int | None = None,
+               page_features: Callable[[Document], dict[str, float]] | None = None) -> list[Page]:
+    """wcxb-dev pages with a headline truth; ``page_features`` adds page-level values
+    (training/headline_trees.py's experiment)."""
     pages = []
     for record, html in load_texts(SET, limit):
         if not record.get("title"):
@@ -51,7 +57,8 @@ def load_pages(limit: int | None = None) -> list[Page]:
         doc = Document(html, url=record.get("url"))
         cands = candidates(doc)
         pages.append(Page(registered_domain(record.get("url")) or "", cands, features(doc, cands),
-                          [headline_ok(c.shown, record["title"]) for c in cands]))
+                          [headline_ok(c.shown, record["title"]) for c in cands],
+                          page_features(doc) if page_features else {}))
     return pages
 
 
