@@ -12,13 +12,17 @@ from its number with a seeded RNG, so every run serves the same site.
 
 Each round crawls it with the same CrawlSpider (one LinkExtractor rule, no
 callback), in fresh processes, one configuration after the other: bare (no
-add-on), then with ``ADDONS = {"scrapy_contentex.Addon": 500}`` for each
+add-on); "plain items", the same spider with a callback that yields a
+``{"url": ...}`` dict for every page (no add-on: what Scrapy's item path and
+the feed cost a crawl that has items at all, which the bare crawl has not);
+then with ``ADDONS = {"scrapy_contentex.Addon": 500}`` for each
 ``--workers`` value (``CONTENTEX_WORKERS``; ``default`` = the add-on's
 default, one per CPU minus one). Figures:
 
 - pages/s: responses / wall seconds of the crawl (``CrawlerProcess.start``,
   worker start and stop included); the ratio to the bare crawl of the same
-  round, best round, is the headline;
+  round, best round, is the headline; the ratio to the plain-items crawl
+  of the same round is what the add-on's own work costs;
 - CPU seconds of the crawl process and its workers;
 - items: every content page must give its item (the URLs are checked, not
   only the count); the items of other pages (section and category pages
@@ -240,11 +244,15 @@ def child(base: str, workers: str, out: str) -> None:
     class SiteSpider(CrawlSpider):
         name = "site"
         start_urls = [base + "/"]
-        rules = (Rule(LinkExtractor(), follow=True),)
+        rules = (Rule(LinkExtractor(), callback="page_item" if workers == "items" else None,
+                      follow=True),)
+
+        def page_item(self, response):
+            yield {"url": response.url}
 
     settings = {"LOG_LEVEL": "ERROR", "ROBOTSTXT_OBEY": False, "TELNETCONSOLE_ENABLED": False,
                 "FEEDS": {out: {"format": "jsonlines"}}}
-    if workers != "bare":
+    if workers not in ("bare", "items"):
         settings["ADDONS"] = {"scrapy_contentex.Addon": 500}
         if workers != "default":
             settings["CONTENTEX_WORKERS"] = int(workers)
@@ -253,7 +261,7 @@ def child(base: str, workers: str, out: str) -> None:
     urls: list[str] = []
 
     def scraped(item, **kwargs) -> None:  # a named function: signals hold weak references
-        urls.append(item.url)
+        urls.append(item["url"] if isinstance(item, dict) else item.url)
 
     crawler.signals.connect(scraped, signal=signals.item_scraped)
     process.crawl(crawler)
@@ -314,6 +322,10 @@ def run_crawl(base: str, workers: str) -> dict:
     return run
 
 
+def config_name(config: str) -> str:
+    return "plain items" if config == "items" else f"WORKERS={config}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000, help="content pages of the site")
@@ -331,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
 
     site = Site(args.pages)
     expected = site.content_paths()
-    configs = (["default"] if args.memory else ["bare", *args.workers])
+    configs = (["default"] if args.memory else ["bare", "items", *args.workers])
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}"
     runs: dict[str, list[dict]] = {c: [] for c in configs}
@@ -352,21 +364,26 @@ def main(argv: list[str] | None = None) -> int:
               f"{'together':>9}")
     print(header)
     best: dict[str, float] = {}
+    best_items: dict[str, float] = {}
     for config in configs:
-        label = ("CrawlSpider, no add-on" if config == "bare"
-                 else f"+ add-on, WORKERS={config}")
+        label = {"bare": "CrawlSpider, no add-on",
+                 "items": "CrawlSpider, plain items"}.get(config, f"+ add-on, WORKERS={config}")
         for i, run in enumerate(runs[config]):
             rate = run["responses"] / run["elapsed"]
             bare = runs["bare"][i] if "bare" in runs else None
             ratio = rate / (bare["responses"] / bare["elapsed"]) if bare else None
             got = {u.split("/", 3)[3] for u in run["urls"]}
             missing = {p.lstrip("/") for p in expected} - got
-            if config == "bare":
+            if config in ("bare", "items"):
                 complete_txt = "-"
             else:
                 complete_txt = "yes" if not missing else f"NO ({len(missing)} missing)"
             if config != "bare" and ratio is not None:
                 best[config] = max(best.get(config, 0.0), ratio)
+            if config not in ("bare", "items") and "items" in runs:
+                plain = runs["items"][i]
+                best_items[config] = max(best_items.get(config, 0.0),
+                                         rate / (plain["responses"] / plain["elapsed"]))
             print(f"{label[:28]:28} {run['responses']:>9} {len(run['urls']):>6} "
                   f"{complete_txt:>18} {rate:>8.1f} "
                   f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
@@ -376,8 +393,11 @@ def main(argv: list[str] | None = None) -> int:
             if run["failed"]:
                 print(f"{'':28} failures: {run['failed']}")
     for config, ratio in best.items():
-        print(f"best ratio of pages/s to the bare crawl of the same round, WORKERS={config}: "
-              f"{ratio:.2f}x (target >= 0.9x)")
+        print(f"best ratio of pages/s to the bare crawl of the same round, {config_name(config)}: "
+              f"{ratio:.2f}x" + ("" if config == "items" else " (target >= 0.9x)"))
+    for config, ratio in best_items.items():
+        print(f"best ratio of pages/s to the plain-items crawl of the same round, WORKERS={config}: "
+              f"{ratio:.2f}x (the add-on's own work)")
     return 0
 
 
