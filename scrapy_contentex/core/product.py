@@ -42,7 +42,14 @@ from .price import (
     parse_price,
     sign_fits,
 )
-from .records import RecordParams, body_leaves, document_records, label_like, qualified_suffix
+from .records import (
+    LeafTests,
+    RecordParams,
+    body_leaves,
+    document_records,
+    label_like,
+    qualified_suffix,
+)
 from .shop_words import (
     CART_ATTR_RE,
     CART_RE,
@@ -97,6 +104,8 @@ _SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$�
 # How far (in text leaves) a reduced price may follow the normal one it replaces.
 _SALE_WINDOW = 12
 _AMOUNT_RE = re.compile(r"\d")
+# The text-only first tests of the page scans below, run once per distinct text.
+_LEAF_TESTS = LeafTests()
 # "by Jane Doe", "By: Jane Doe", "By (author) Jane Doe", "作者：刘慈欣"
 _BYLINE_HEAD = (r"(?:(?:by|von|par|por|di|door|av)\b|作者)\s*[:：]?\s*"
                 r"(?:\((?:author|editor|autor|auteur|autore|illustrator|translator)\)\s*)?")
@@ -397,6 +406,10 @@ def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
     return parsed
 
 
+# texts that may be a price or part of one: short, with a digit
+_SHORT_AMOUNT = _LEAF_TESTS.register(lambda leaf: len(leaf) <= 60 and _AMOUNT_RE.search(leaf))
+
+
 def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None) -> tuple[Any, Any, int, int]:
     """Current and regular price from elements marked as prices, in document order.
 
@@ -416,9 +429,8 @@ def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None)
     seen: set = set()
     marked: dict = {}
     rails = rails or _Rails()
-    for index, leaf in enumerate(leaves):
-        if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
-            continue
+    for index in _LEAF_TESTS.indices(leaves, _SHORT_AMOUNT):
+        leaf = leaves[index]
         el = _price_element(leaf, marked)
         if el is None or rails.holds(el):
             continue
@@ -500,6 +512,21 @@ def _label_end(low: str) -> str:
     return low.rstrip(_LABEL_TRAIL)[-1:]
 
 
+def _price_label(leaf: str) -> bool:
+    """A short text that is a current or regular price label ("售價", "Our price:")."""
+    if len(leaf) > 14 or len(leaf.strip()) < 1:
+        return False
+    low = leaf.lower().strip()
+    # both patterns end in a label word followed only by blanks, a colon
+    # and a currency sign: its last character is a cheap first test
+    if _label_end(low) not in _LABEL_END_CHARS:
+        return False
+    return bool(_REGULAR_LABEL_RE.search(low) or _CURRENT_LABEL_RE.search(low))
+
+
+_PRICE_LABEL = _LEAF_TESTS.register(_price_label)
+
+
 def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
     """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
 
@@ -511,17 +538,9 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rai
     current = regular = None
     current_at = -1
     rails = rails or _Rails()
-    for index, leaf in enumerate(leaves[:limit]):
-        if len(leaf) > 14 or len(leaf.strip()) < 1:
-            continue
-        low = leaf.lower().strip()
-        # both patterns end in a label word followed only by blanks, a colon
-        # and a currency sign: its last character is a cheap first test
-        if _label_end(low) not in _LABEL_END_CHARS:
-            continue
-        is_regular = bool(_REGULAR_LABEL_RE.search(low))
-        if not is_regular and not _CURRENT_LABEL_RE.search(low):
-            continue
+    for index in _LEAF_TESTS.indices(leaves, _PRICE_LABEL, limit):
+        leaf = leaves[index]
+        is_regular = bool(_REGULAR_LABEL_RE.search(leaf.lower().strip()))
         if (regular if is_regular else current) is not None or rails.holds(leaf.getparent()):
             continue
         symbol = re.search(r"[$¥￥€£]", leaf)
@@ -921,6 +940,17 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
 _CODE_RE = re.compile(r"(?=[^\s]*\d)[A-Za-z0-9][\w./-]{2,40}")
 
 
+def _may_hold_id(leaf: str) -> bool:
+    """Cheap necessary conditions of an identifier text: most short texts (menu
+    items, buttons) have no delimiter, no trailing -/# and do not start with an
+    identifier word."""
+    return len(leaf) <= 80 and bool(":" in leaf or "：" in leaf or leaf.rstrip().endswith(("-", "#"))
+                                    or _ID_START_RE.match(leaf))
+
+
+_MAY_HOLD_ID = _LEAF_TESTS.register(_may_hold_id)
+
+
 def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     """Identifier labels anywhere on the page (item numbers sit outside spec tables).
 
@@ -928,16 +958,8 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     and "SKU 123" texts, keeping only labels of the sku/mpn/gtin/brand lists.
     """
     found: list[dict[str, str]] = []
-    for i, leaf in enumerate(leaves):
-        if len(leaf) > 80:
-            continue
-        # Cheap necessary conditions before any string work: most short texts
-        # (menu items, buttons) have no delimiter, no trailing -/# and do not
-        # start with an identifier word.
-        if (":" not in leaf and "：" not in leaf and not leaf.rstrip().endswith(("-", "#"))
-                and not _ID_START_RE.match(leaf)):
-            continue
-        text = " ".join(leaf.split())
+    for i in _LEAF_TESTS.indices(leaves, _MAY_HOLD_ID):
+        text = " ".join(leaves[i].split())
         match = _ID_TEXT_RE.match(text)
         if match:
             found.append({"name": match.group(1), "value": match.group(2)})

@@ -47,9 +47,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -154,6 +155,50 @@ def _remember(memo: dict, key: str, value):
         memo.clear()
     memo[str(key)] = value
     return value
+
+
+class LeafTests:
+    """Text-only tests of text leaves, each run once per distinct text and remembered as bits.
+
+    A page's scans (prices, identifiers, labels) each start by rejecting
+    most leaves with a cheap test of the text alone; run inside every scan's
+    Python loop, those tests were most of the scans' time. Here every
+    registered test runs once per distinct text (texts repeat within and
+    across a site's pages), one C-level lookup gives a page's bits, and a
+    scan walks only the indices whose bit is set, in document order.
+    """
+
+    def __init__(self) -> None:
+        self._tests: list[Callable[[str], object]] = []
+        self._memo: dict[str, int] = {}
+
+    def register(self, test: Callable[[str], object]) -> int:
+        """Add a test (a text -> truthy function); return its bit."""
+        self._tests.append(test)
+        self._memo.clear()
+        return 1 << (len(self._tests) - 1)
+
+    def flags(self, leaves: list) -> list[int]:
+        """The bits of every leaf, in order."""
+        memo = self._memo
+        flags = list(map(memo.get, leaves))
+        if None in flags:
+            for i, bits in enumerate(flags):
+                if bits is None:
+                    flags[i] = self._bits(leaves[i])
+        return flags
+
+    def _bits(self, text: str) -> int:
+        bits = 0
+        for k, test in enumerate(self._tests):
+            if test(text):
+                bits |= 1 << k
+        return _remember(self._memo, text, bits)
+
+    def indices(self, leaves: list, bit: int, stop: int | None = None) -> list[int]:
+        """Indices of the leaves (of the first ``stop``) whose test ``bit`` holds, ascending."""
+        flags = self.flags(leaves if stop is None or stop >= len(leaves) else leaves[:stop])
+        return list(compress(range(len(flags)), map(bit.__and__, flags)))
 
 
 @dataclass
