@@ -254,6 +254,10 @@ class CharacteristicContainer:
         self._shapes: dict[str, bool] = {}
         # text -> characteristics() of it, filled and bounded by compute_wvc
         self.leaf_memo: dict[str, tuple[int, ...]] = {}
+        # the first tests of the pair scans, by text: they read this dictionary
+        self.leaf_tests = LeafTests()
+        self.row_label = self.leaf_tests.register(self._row_label)
+        self.pair_start = self.leaf_tests.register(self._pair_start)
 
     def label_of(self, text: str) -> str | None:
         """The dictionary name a leaf's text is labelled with, if any.
@@ -336,6 +340,18 @@ class CharacteristicContainer:
             return False
         last = words[-1].strip(_NAME_STRIP)
         return last in self._last_words or (last[-1:] in self._last_chars and not last.isascii())
+
+    def _row_label(self, leaf: str) -> bool:
+        """A text that is a dictionary name: the first cell of a spec row (``_row_pairs``)."""
+        return (len(leaf) <= _LABEL_MAX_CHARS and self._could_be_label(leaf)
+                and self.is_attribute(" ".join(leaf.split())))
+
+    def _pair_start(self, leaf: str) -> bool:
+        """A text that may open a pair (``_leaf_pairs``): "Label: value", or short and label-shaped."""
+        size = len(leaf)
+        if size > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
+            return False
+        return ":" in leaf or "：" in leaf or (size <= 2 * _LABEL_MAX_CHARS and self._could_be_label(leaf))
 
     def could_be_label(self, text: str) -> bool:
         """Whether ``text`` (whole, no delimiter cut) may be a dictionary label: a cheap guard."""
@@ -817,17 +833,8 @@ def _row_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) 
     so "Drop | 8 mm" is read beside "Brand | Acme" and "Weight | 290 g".
     """
     groups: dict[HtmlElement, tuple[str, int]] = {}
-    # the remembered shape test first (blanks do not change it): it rejects most leaves
-    shapes = container._shapes
-    could_be_label = container.could_be_label
-    for leaf in leaves:
-        if len(leaf) > _LABEL_MAX_CHARS:
-            continue
-        shape = shapes.get(leaf)
-        if shape is None:
-            shape = could_be_label(leaf)
-        if not shape or not container.is_attribute(" ".join(leaf.split())):
-            continue
+    for index in container.leaf_tests.indices(leaves, container.row_label):
+        leaf = leaves[index]
         cell = _owner(leaf)
         row = cell.getparent() if cell is not None else None
         group = row.getparent() if row is not None else None
@@ -884,24 +891,13 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     count = len(leaves)
     found = pairs.items
     lines: dict = {}
-    # most leaves are rejected by the remembered shape test: read its memo directly
-    shapes = container._shapes
-    could_be_label = container.could_be_label
-    for i, leaf in enumerate(leaves):
-        size = len(leaf)
-        if size > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
-            continue
+    # most leaves are neither "Label: value" nor a bare label: the remembered
+    # first test leaves them out
+    for i in container.leaf_tests.indices(leaves, container.pair_start):
         if len(found) >= _MAX_PAIRS:
             break  # no pair can be added any more: the rest of the page is not read
+        leaf = leaves[i]
         delimited = ":" in leaf or "：" in leaf
-        if not delimited:
-            if size > 2 * _LABEL_MAX_CHARS:
-                continue
-            shape = shapes.get(leaf)
-            if shape is None:
-                shape = could_be_label(leaf)
-            if not shape:
-                continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
         text = " ".join(leaf.split())
         match = _LABEL_VALUE_RE.match(text) if delimited else None
         if match and match.group(1)[-1:].isdigit() and match.group(2)[:1].isdigit():
