@@ -49,6 +49,7 @@ from .records import (
     document_records,
     label_like,
     qualified_suffix,
+    remember,
 )
 from .shop_words import (
     CART_ATTR_RE,
@@ -93,13 +94,33 @@ _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 # "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
 # and strike it (<s>) only when a sale price stands beside it.
-_NOT_CURRENT_CLASS_RE = FoldedPattern(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
+class _ClassTest:
+    """A lower-case pattern (a :class:`FoldedPattern`) tested on class and id values, verdicts remembered by value.
+
+    The same class strings come back on every element of a tile grid and on
+    every page of a site; the price, rail and stock scans test an element's
+    ancestors for each of its text leaves.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self._pattern = FoldedPattern(pattern)
+        self._memo: dict[str, bool] = {}
+
+    def search(self, text: str) -> bool:
+        """Whether the pattern occurs in ``text`` (a bool, unlike ``re``'s ``search``)."""
+        try:
+            return self._memo[text]
+        except KeyError:
+            return remember(self._memo, text, self._pattern.search(text) is not None)
+
+
+_NOT_CURRENT_CLASS_RE = _ClassTest(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
                                    r"cross|previous|crossed|saving|save|discount|per|unit")
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + words_pattern(REGULAR_PRICE_WORDS) + r"\b")
-_PRICE_CLASS_RE = FoldedPattern(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
+_PRICE_CLASS_RE = _ClassTest(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
 # A price element (or the panel around it) named as the reduced price.
-_SALE_CLASS_RE = FoldedPattern(r"sale|special|promo|reduced|price-?now|now-?price")
+_SALE_CLASS_RE = _ClassTest(r"sale|special|promo|reduced|price-?now|now-?price")
 _SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
 # How far (in text leaves) a reduced price may follow the normal one it replaces.
 _SALE_WINDOW = 12
@@ -295,10 +316,10 @@ def _class_id(el: HtmlElement) -> str:
 
 # Rails of other products shown beside or after this one: their prices and stock
 # badges are theirs. Named so by class or id in every theme.
-_RAIL_RE = FoldedPattern(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+_RAIL_RE = _ClassTest(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
                       r"recently|you-?may|frequently|bought-?together|suggest")
 # Instalment plans and their widgets: an amount per month is not the price.
-_INSTALMENT_CLASS_RE = FoldedPattern(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+_INSTALMENT_CLASS_RE = _ClassTest(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
                                   r"sezzle|zip-?pay|pay-?later|paylater")
 _RAIL_DEPTH = 30
 class _Rails:
@@ -666,7 +687,7 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
 
 
 
-_HIDDEN_CLASS_RE = FoldedPattern(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
+_HIDDEN_CLASS_RE = _ClassTest(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
 
 
 def _within(el: HtmlElement | None, tags: tuple[str, ...], levels: int) -> bool:

@@ -148,7 +148,7 @@ _DELIMITER_RE = re.compile(
 _MEMO_SIZE = 50_000
 
 
-def _remember(memo: dict, key: str, value):
+def remember(memo: dict, key: str, value):
     """Store ``value`` under a plain str key (a smart string would keep its tree
     alive) in a memo that is emptied when full, so memory stays bounded."""
     if len(memo) >= _MEMO_SIZE:
@@ -193,7 +193,7 @@ class LeafTests:
         for k, test in enumerate(self._tests):
             if test(text):
                 bits |= 1 << k
-        return _remember(self._memo, text, bits)
+        return remember(self._memo, text, bits)
 
     def indices(self, leaves: list, bit: int, stop: int | None = None) -> list[int]:
         """Indices of the leaves (of the first ``stop``) whose test ``bit`` holds, ascending."""
@@ -269,7 +269,7 @@ class CharacteristicContainer:
             return self._labels[text]
         except KeyError:
             pass
-        return _remember(self._labels, text, self._label_of(text))
+        return remember(self._labels, text, self._label_of(text))
 
     def _label_of(self, text: str) -> str | None:
         head = text
@@ -327,7 +327,7 @@ class CharacteristicContainer:
             return self._shapes[head]
         except KeyError:
             pass
-        return _remember(self._shapes, head, self._label_shape(head))
+        return remember(self._shapes, head, self._label_shape(head))
 
     def _label_shape(self, head: str) -> bool:
         # Necessary condition first, on one character: the last word, without
@@ -577,7 +577,7 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
             continue  # no delimiter, too long for a label or a label cell: nothing to count
         found = memo.get(leaf)
         if found is None:
-            found = _remember(memo, leaf, tuple(characteristics(leaf)))
+            found = remember(memo, leaf, tuple(characteristics(leaf)))
         owner = None
         if size <= 60:
             # the structural label (dt, name cell) needs the element; longer texts
