@@ -743,12 +743,24 @@ class _Pairs:
         self.items: list[dict[str, str]] = []
         self._seen: set[str] = set()
 
-    @staticmethod
-    def _name(name: str) -> str:
-        name = clean_name(name)
-        if " " in name and _SPACED_HAN_RE.fullmatch(name):
-            name = name.replace(" ", "")  # "开 本" -> "开本"
-        return name
+    # name as written -> (its cleaned form, whether that is a label): a
+    # page's labels come back on every page of its site
+    _names: dict[str, tuple[str, bool]] = {}
+
+    @classmethod
+    def _clean(cls, name: str) -> tuple[str, bool]:
+        try:
+            return cls._names[name]
+        except KeyError:
+            pass
+        clean = clean_name(name)
+        if " " in clean and _SPACED_HAN_RE.fullmatch(clean):
+            clean = clean.replace(" ", "")  # "开 本" -> "开本"
+        return remember(cls._names, name, (str(clean), _ok_name(clean)))
+
+    @classmethod
+    def _name(cls, name: str) -> str:
+        return cls._clean(name)[0]
 
     def taken(self, name: str) -> bool:
         """No pair of this name can be added any more (named already, or the list is full).
@@ -759,13 +771,13 @@ class _Pairs:
         return self._name(name).lower() in self._seen or len(self.items) >= _MAX_PAIRS
 
     def add(self, name: str, value: str) -> None:
-        name = self._name(name)
+        name, ok_name = self._clean(name)
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
             return
         # one line: cells and blocks bring their markup's line breaks along
         value = " ".join(value.split()).lstrip(":： ").strip()
-        if not _ok_name(name) or not _ok_value(value):
+        if not ok_name or not _ok_value(value):
             return
         if _IDENTIFIER_NAME_RE.search(key):
             value = _plain_identifier(value)
