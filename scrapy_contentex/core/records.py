@@ -184,8 +184,9 @@ class LeafTests:
         flags = list(map(memo.get, leaves))
         if None in flags:
             for i, bits in enumerate(flags):
-                if bits is None:
-                    flags[i] = self._bits(leaves[i])
+                if bits is None:  # (a text repeated on the page may be known by now)
+                    bits = memo.get(leaves[i])
+                    flags[i] = self._bits(leaves[i]) if bits is None else bits
         return flags
 
     def _bits(self, text: str) -> int:
