@@ -947,9 +947,16 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
     if not candidates:
         return None
     shown: set[str] = set()
-    for leaf in leaves:
-        # a token shown as a word of the text is first of all a substring of it
-        if len(leaf) <= 60 and any(t in leaf for t in candidates):
+    # a token shown as a word of a text is first of all a substring of it; the
+    # short texts joined by newlines (no token holds one) tell which tokens
+    # are on the page at all, in one search each
+    short = [leaf for leaf in leaves if len(leaf) <= 60]
+    joined = "\n".join(short)
+    candidates_shown = [t for t in candidates if t in joined]
+    if not candidates_shown:
+        return None
+    for leaf in short:
+        if any(t in leaf for t in candidates_shown):
             shown.update(_WORD_SPLIT_RE.split(leaf.strip()))
     for token in reversed(candidates):  # the last path part is the most specific
         if token in shown:
