@@ -408,3 +408,19 @@ def test_leaf_tests_memo_stays_bounded(monkeypatch):
     leaves = [str(n) for n in range(1000)]
     assert tests.indices(leaves, short) == list(range(100))
     assert len(tests._memo) <= 10
+
+
+def test_shared_leaves_keep_each_tests_bits():
+    """On a page's shared leaves the bits are read once per LeafTests, and never mixed up."""
+    from scrapy_contentex.core.records import LeafTests, SharedLeaves
+
+    first, second = LeafTests(), LeafTests()
+    colon = first.register(lambda text: ":" in text)
+    short = second.register(lambda text: len(text) <= 2)
+    leaves = SharedLeaves(["a: b", "ab", "abc", "x:"])
+    assert first.indices(leaves, colon) == [0, 3]
+    assert second.indices(leaves, short) == [1, 3]
+    assert first.flags(leaves) is first.flags(leaves)  # kept with the list
+    assert first.indices(leaves, colon, stop=2) == [0]
+    assert first.indices(leaves[1:], colon) == [2]  # a slice is a plain list
+    assert len(leaves.bits) == 2

@@ -179,7 +179,17 @@ class LeafTests:
         return 1 << (len(self._tests) - 1)
 
     def flags(self, leaves: list) -> list[int]:
-        """The bits of every leaf, in order."""
+        """The bits of every leaf, in order (kept on a :class:`SharedLeaves` list, read once)."""
+        kept = getattr(leaves, "bits", None)
+        if kept is not None:
+            key = (self, len(self._tests))  # bits of these tests, as registered now
+            flags = kept.get(key)
+            if flags is None or len(flags) != len(leaves):
+                flags = kept[key] = self._flags(leaves)
+            return flags
+        return self._flags(leaves)
+
+    def _flags(self, leaves: list) -> list[int]:
         memo = self._memo
         flags = list(map(memo.get, leaves))
         if None in flags:
@@ -198,8 +208,8 @@ class LeafTests:
 
     def indices(self, leaves: list, bit: int, stop: int | None = None) -> list[int]:
         """Indices of the leaves (of the first ``stop``) whose test ``bit`` holds, ascending."""
-        flags = self.flags(leaves if stop is None or stop >= len(leaves) else leaves[:stop])
-        return list(compress(range(len(flags)), map(bit.__and__, flags)))
+        flags = self.flags(leaves)
+        return list(compress(range(len(flags))[:stop], map(bit.__and__, flags)))
 
 
 @dataclass
@@ -1054,7 +1064,21 @@ def body_leaves(doc) -> list:
     (``extract(kind="auto")`` runs both): they share one list, kept on the
     Document next to the tree it points into. Treat it as read-only.
     """
-    return doc.memo("body_leaves", lambda: text_leaves(body_of(doc.tree)))
+    return doc.memo("body_leaves", lambda: SharedLeaves(text_leaves(body_of(doc.tree))))
+
+
+class SharedLeaves(list):
+    """A page's leaves as read by several scans: each :class:`LeafTests`' bits are kept with them.
+
+    The bits live on the list they describe, so they go with the page and
+    cannot be confused with another list's. A slice is a plain list.
+    """
+
+    __slots__ = ("bits",)
+
+    def __init__(self, leaves: Iterable = ()) -> None:
+        super().__init__(leaves)
+        self.bits: dict[tuple[LeafTests, int], list[int]] = {}
 
 
 def document_records(doc, params: RecordParams | None = None) -> RecordResult:
