@@ -374,3 +374,53 @@ def test_subtree_leaves_equal_collecting_them_again():
         want = [(str(t), t.getparent(), t.is_tail) for t in text_leaves(el)]
         got = [(str(t), t.getparent(), t.is_tail) for t in subtree_leaves(el, body, leaves)]
         assert got == want, el.tag
+
+
+def test_leaf_tests_indices_match_a_plain_filter():
+    """The remembered bits give, per test, the indices a plain filter of the texts gives."""
+    from scrapy_contentex.core.records import LeafTests
+
+    tests = LeafTests()
+    calls = []
+
+    def has_colon(text):
+        calls.append(text)
+        return ":" in text
+
+    colon = tests.register(has_colon)
+    digit = tests.register(lambda text: any(ch.isdigit() for ch in text))
+    leaves = ["Price: 5", "Brand", "Size: M", "42", "Brand", "Price: 5", "no"]
+    assert tests.indices(leaves, colon) == [0, 2, 5]
+    assert tests.indices(leaves, digit) == [0, 3, 5]
+    assert tests.indices(leaves, colon, stop=3) == [0, 2]
+    assert tests.indices(leaves, digit, stop=0) == []
+    assert tests.indices(leaves, colon | digit) == [0, 2, 3, 5]
+    # each distinct text was tested once, however many scans and repeats
+    assert sorted(calls) == sorted(set(leaves))
+
+
+def test_leaf_tests_memo_stays_bounded(monkeypatch):
+    from scrapy_contentex.core import records
+
+    monkeypatch.setattr(records, "_MEMO_SIZE", 10)
+    tests = records.LeafTests()
+    short = tests.register(lambda text: len(text) < 3)
+    leaves = [str(n) for n in range(1000)]
+    assert tests.indices(leaves, short) == list(range(100))
+    assert len(tests._memo) <= 10
+
+
+def test_shared_leaves_keep_each_tests_bits():
+    """On a page's shared leaves the bits are read once per LeafTests, and never mixed up."""
+    from scrapy_contentex.core.records import LeafTests, SharedLeaves
+
+    first, second = LeafTests(), LeafTests()
+    colon = first.register(lambda text: ":" in text)
+    short = second.register(lambda text: len(text) <= 2)
+    leaves = SharedLeaves(["a: b", "ab", "abc", "x:"])
+    assert first.indices(leaves, colon) == [0, 3]
+    assert second.indices(leaves, short) == [1, 3]
+    assert first.flags(leaves) is first.flags(leaves)  # kept with the list
+    assert first.indices(leaves, colon, stop=2) == [0]
+    assert first.indices(leaves[1:], colon) == [2]  # a slice is a plain list
+    assert len(leaves.bits) == 2

@@ -42,7 +42,15 @@ from .price import (
     parse_price,
     sign_fits,
 )
-from .records import RecordParams, body_leaves, document_records, label_like, qualified_suffix
+from .records import (
+    LeafTests,
+    RecordParams,
+    body_leaves,
+    document_records,
+    label_like,
+    qualified_suffix,
+    remember,
+)
 from .shop_words import (
     CART_ATTR_RE,
     CART_RE,
@@ -86,17 +94,39 @@ _ID_START_RE = re.compile(r"\s*(?:sku|asin|item|art|ean|upc|isbn|mpn|gtin)", re.
 _REGULAR_LABELS = (*REGULAR_PRICE_WORDS, "de")  # "De R$ 99 por R$ 79": a record name only
 # "regular" is left out: Shopify's themes mark the normal price "price-item--regular"
 # and strike it (<s>) only when a sale price stands beside it.
-_NOT_CURRENT_CLASS_RE = FoldedPattern(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
+class _ClassTest:
+    """A lower-case pattern (a :class:`FoldedPattern`) tested on class and id values, verdicts remembered by value.
+
+    The same class strings come back on every element of a tile grid and on
+    every page of a site; the price, rail and stock scans test an element's
+    ancestors for each of its text leaves.
+    """
+
+    def __init__(self, pattern: str) -> None:
+        self._pattern = FoldedPattern(pattern)
+        self._memo: dict[str, bool] = {}
+
+    def search(self, text: str) -> bool:
+        """Whether the pattern occurs in ``text`` (a bool, unlike ``re``'s ``search``)."""
+        try:
+            return self._memo[text]
+        except KeyError:
+            return remember(self._memo, text, self._pattern.search(text) is not None)
+
+
+_NOT_CURRENT_CLASS_RE = _ClassTest(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
                                    r"cross|previous|crossed|saving|save|discount|per|unit")
 # A price text introduced as the former / recommended price: "UVP 69,90 €", "原价 ¥168".
 _REGULAR_WORD_RE = re.compile(r"^\s*" + words_pattern(REGULAR_PRICE_WORDS) + r"\b")
-_PRICE_CLASS_RE = FoldedPattern(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
+_PRICE_CLASS_RE = _ClassTest(r"price|preis|prix|precio|preco|prezzo|cena|jiage|amount")
 # A price element (or the panel around it) named as the reduced price.
-_SALE_CLASS_RE = FoldedPattern(r"sale|special|promo|reduced|price-?now|now-?price")
+_SALE_CLASS_RE = _ClassTest(r"sale|special|promo|reduced|price-?now|now-?price")
 _SALE_LABEL_RE = re.compile(words_pattern(SALE_PRICE_WORDS) + r"\s*[:：]?\s*[$¥￥€£]?\s*$")
 # How far (in text leaves) a reduced price may follow the normal one it replaces.
 _SALE_WINDOW = 12
 _AMOUNT_RE = re.compile(r"\d")
+# The text-only first tests of the page scans below, run once per distinct text.
+_LEAF_TESTS = LeafTests()
 # "by Jane Doe", "By: Jane Doe", "By (author) Jane Doe", "作者：刘慈欣"
 _BYLINE_HEAD = (r"(?:(?:by|von|par|por|di|door|av)\b|作者)\s*[:：]?\s*"
                 r"(?:\((?:author|editor|autor|auteur|autore|illustrator|translator)\)\s*)?")
@@ -286,10 +316,10 @@ def _class_id(el: HtmlElement) -> str:
 
 # Rails of other products shown beside or after this one: their prices and stock
 # badges are theirs. Named so by class or id in every theme.
-_RAIL_RE = FoldedPattern(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
+_RAIL_RE = _ClassTest(r"related|recommend|upsell|up-sell|cross-?sell|similar|also-?(?:bought|viewed|like)|"
                       r"recently|you-?may|frequently|bought-?together|suggest")
 # Instalment plans and their widgets: an amount per month is not the price.
-_INSTALMENT_CLASS_RE = FoldedPattern(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
+_INSTALMENT_CLASS_RE = _ClassTest(r"install?ment|cuota|parcel|monthly|financ|klarna|afterpay|affirm|"
                                   r"sezzle|zip-?pay|pay-?later|paylater")
 _RAIL_DEPTH = 30
 class _Rails:
@@ -397,6 +427,10 @@ def _with_nearby_currency(el: HtmlElement, parsed, ctx: PageContext):
     return parsed
 
 
+# texts that may be a price or part of one: short, with a digit
+_SHORT_AMOUNT = _LEAF_TESTS.register(lambda leaf: len(leaf) <= 60 and _AMOUNT_RE.search(leaf))
+
+
 def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None) -> tuple[Any, Any, int, int]:
     """Current and regular price from elements marked as prices, in document order.
 
@@ -416,9 +450,8 @@ def _visible_prices(leaves: list, ctx: PageContext, rails: _Rails | None = None)
     seen: set = set()
     marked: dict = {}
     rails = rails or _Rails()
-    for index, leaf in enumerate(leaves):
-        if len(leaf) > 60 or not _AMOUNT_RE.search(leaf):
-            continue
+    for index in _LEAF_TESTS.indices(leaves, _SHORT_AMOUNT):
+        leaf = leaves[index]
         el = _price_element(leaf, marked)
         if el is None or rails.holds(el):
             continue
@@ -500,6 +533,21 @@ def _label_end(low: str) -> str:
     return low.rstrip(_LABEL_TRAIL)[-1:]
 
 
+def _price_label(leaf: str) -> bool:
+    """A short text that is a current or regular price label ("售價", "Our price:")."""
+    if len(leaf) > 14 or len(leaf.strip()) < 1:
+        return False
+    low = leaf.lower().strip()
+    # both patterns end in a label word followed only by blanks, a colon
+    # and a currency sign: its last character is a cheap first test
+    if _label_end(low) not in _LABEL_END_CHARS:
+        return False
+    return bool(_REGULAR_LABEL_RE.search(low) or _CURRENT_LABEL_RE.search(low))
+
+
+_PRICE_LABEL = _LEAF_TESTS.register(_price_label)
+
+
 def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rails | None = None):
     """Prices announced by a label text ("售價", "最低價$", "Our price:") and the amounts after it.
 
@@ -511,17 +559,9 @@ def _label_prices(leaves: list, ctx: PageContext, limit: int = 3000, rails: _Rai
     current = regular = None
     current_at = -1
     rails = rails or _Rails()
-    for index, leaf in enumerate(leaves[:limit]):
-        if len(leaf) > 14 or len(leaf.strip()) < 1:
-            continue
-        low = leaf.lower().strip()
-        # both patterns end in a label word followed only by blanks, a colon
-        # and a currency sign: its last character is a cheap first test
-        if _label_end(low) not in _LABEL_END_CHARS:
-            continue
-        is_regular = bool(_REGULAR_LABEL_RE.search(low))
-        if not is_regular and not _CURRENT_LABEL_RE.search(low):
-            continue
+    for index in _LEAF_TESTS.indices(leaves, _PRICE_LABEL, limit):
+        leaf = leaves[index]
+        is_regular = bool(_REGULAR_LABEL_RE.search(leaf.lower().strip()))
         if (regular if is_regular else current) is not None or rails.holds(leaf.getparent()):
             continue
         symbol = re.search(r"[$¥￥€£]", leaf)
@@ -647,7 +687,7 @@ def _label_price(props: list[dict[str, str]], labels: tuple[str, ...], ctx: Page
 
 
 
-_HIDDEN_CLASS_RE = FoldedPattern(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
+_HIDDEN_CLASS_RE = _ClassTest(r"(?:^|[\s_-])(?:hidden|hide|d-none|invisible|is-hidden)(?:$|[\s_-])")
 
 
 def _within(el: HtmlElement | None, tags: tuple[str, ...], levels: int) -> bool:
@@ -907,9 +947,16 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
     if not candidates:
         return None
     shown: set[str] = set()
-    for leaf in leaves:
-        # a token shown as a word of the text is first of all a substring of it
-        if len(leaf) <= 60 and any(t in leaf for t in candidates):
+    # a token shown as a word of a text is first of all a substring of it; the
+    # short texts joined by newlines (no token holds one) tell which tokens
+    # are on the page at all, in one search each
+    short = [leaf for leaf in leaves if len(leaf) <= 60]
+    joined = "\n".join(short)
+    candidates_shown = [t for t in candidates if t in joined]
+    if not candidates_shown:
+        return None
+    for leaf in short:
+        if any(t in leaf for t in candidates_shown):
             shown.update(_WORD_SPLIT_RE.split(leaf.strip()))
     for token in reversed(candidates):  # the last path part is the most specific
         if token in shown:
@@ -921,6 +968,17 @@ def _sku_from_url(url: str | None, leaves: list) -> str | None:
 _CODE_RE = re.compile(r"(?=[^\s]*\d)[A-Za-z0-9][\w./-]{2,40}")
 
 
+def _may_hold_id(leaf: str) -> bool:
+    """Cheap necessary conditions of an identifier text: most short texts (menu
+    items, buttons) have no delimiter, no trailing -/# and do not start with an
+    identifier word."""
+    return len(leaf) <= 80 and bool(":" in leaf or "：" in leaf or leaf.rstrip().endswith(("-", "#"))
+                                    or _ID_START_RE.match(leaf))
+
+
+_MAY_HOLD_ID = _LEAF_TESTS.register(_may_hold_id)
+
+
 def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     """Identifier labels anywhere on the page (item numbers sit outside spec tables).
 
@@ -928,16 +986,8 @@ def _identifier_pairs(leaves: list) -> list[dict[str, str]]:
     and "SKU 123" texts, keeping only labels of the sku/mpn/gtin/brand lists.
     """
     found: list[dict[str, str]] = []
-    for i, leaf in enumerate(leaves):
-        if len(leaf) > 80:
-            continue
-        # Cheap necessary conditions before any string work: most short texts
-        # (menu items, buttons) have no delimiter, no trailing -/# and do not
-        # start with an identifier word.
-        if (":" not in leaf and "：" not in leaf and not leaf.rstrip().endswith(("-", "#"))
-                and not _ID_START_RE.match(leaf)):
-            continue
-        text = " ".join(leaf.split())
+    for i in _LEAF_TESTS.indices(leaves, _MAY_HOLD_ID):
+        text = " ".join(leaves[i].split())
         match = _ID_TEXT_RE.match(text)
         if match:
             found.append({"name": match.group(1), "value": match.group(2)})

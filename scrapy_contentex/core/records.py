@@ -47,9 +47,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -147,13 +148,68 @@ _DELIMITER_RE = re.compile(
 _MEMO_SIZE = 50_000
 
 
-def _remember(memo: dict, key: str, value):
+def remember(memo: dict, key: str, value):
     """Store ``value`` under a plain str key (a smart string would keep its tree
     alive) in a memo that is emptied when full, so memory stays bounded."""
     if len(memo) >= _MEMO_SIZE:
         memo.clear()
     memo[str(key)] = value
     return value
+
+
+class LeafTests:
+    """Text-only tests of text leaves, each run once per distinct text and remembered as bits.
+
+    A page's scans (prices, identifiers, labels) each start by rejecting
+    most leaves with a cheap test of the text alone; run inside every scan's
+    Python loop, those tests were most of the scans' time. Here every
+    registered test runs once per distinct text (texts repeat within and
+    across a site's pages), one C-level lookup gives a page's bits, and a
+    scan walks only the indices whose bit is set, in document order.
+    """
+
+    def __init__(self) -> None:
+        self._tests: list[Callable[[str], object]] = []
+        self._memo: dict[str, int] = {}
+
+    def register(self, test: Callable[[str], object]) -> int:
+        """Add a test (a text -> truthy function); return its bit."""
+        self._tests.append(test)
+        self._memo.clear()
+        return 1 << (len(self._tests) - 1)
+
+    def flags(self, leaves: list) -> list[int]:
+        """The bits of every leaf, in order (kept on a :class:`SharedLeaves` list, read once)."""
+        kept = getattr(leaves, "bits", None)
+        if kept is not None:
+            key = (self, len(self._tests))  # bits of these tests, as registered now
+            flags = kept.get(key)
+            if flags is None or len(flags) != len(leaves):
+                flags = kept[key] = self._flags(leaves)
+            return flags
+        return self._flags(leaves)
+
+    def _flags(self, leaves: list) -> list[int]:
+        memo = self._memo
+        flags = list(map(memo.get, leaves))
+        if None in flags:
+            for i, bits in enumerate(flags):
+                if bits is None:  # (a text repeated on the page may be known by now)
+                    bits = memo.get(leaves[i])
+                    flags[i] = self._bits(leaves[i]) if bits is None else bits
+        return flags
+
+    def _bits(self, text: str) -> int:
+        bits = 0
+        for k, test in enumerate(self._tests):
+            if test(text):
+                bits |= 1 << k
+        return remember(self._memo, text, bits)
+
+    def indices(self, leaves: list, bit: int, stop: int | None = None) -> list[int]:
+        """Indices of the leaves (of the first ``stop``) whose test ``bit`` holds, ascending."""
+        flags = self.flags(leaves)
+        return list(compress(range(len(flags))[:stop], map(bit.__and__, flags)))
 
 
 @dataclass
@@ -209,6 +265,10 @@ class CharacteristicContainer:
         self._shapes: dict[str, bool] = {}
         # text -> characteristics() of it, filled and bounded by compute_wvc
         self.leaf_memo: dict[str, tuple[int, ...]] = {}
+        # the first tests of the pair scans, by text: they read this dictionary
+        self.leaf_tests = LeafTests()
+        self.row_label = self.leaf_tests.register(self._row_label)
+        self.pair_start = self.leaf_tests.register(self._pair_start)
 
     def label_of(self, text: str) -> str | None:
         """The dictionary name a leaf's text is labelled with, if any.
@@ -220,7 +280,7 @@ class CharacteristicContainer:
             return self._labels[text]
         except KeyError:
             pass
-        return _remember(self._labels, text, self._label_of(text))
+        return remember(self._labels, text, self._label_of(text))
 
     def _label_of(self, text: str) -> str | None:
         head = text
@@ -278,7 +338,7 @@ class CharacteristicContainer:
             return self._shapes[head]
         except KeyError:
             pass
-        return _remember(self._shapes, head, self._label_shape(head))
+        return remember(self._shapes, head, self._label_shape(head))
 
     def _label_shape(self, head: str) -> bool:
         # Necessary condition first, on one character: the last word, without
@@ -291,6 +351,18 @@ class CharacteristicContainer:
             return False
         last = words[-1].strip(_NAME_STRIP)
         return last in self._last_words or (last[-1:] in self._last_chars and not last.isascii())
+
+    def _row_label(self, leaf: str) -> bool:
+        """A text that is a dictionary name: the first cell of a spec row (``_row_pairs``)."""
+        return (len(leaf) <= _LABEL_MAX_CHARS and self._could_be_label(leaf)
+                and self.is_attribute(" ".join(leaf.split())))
+
+    def _pair_start(self, leaf: str) -> bool:
+        """A text that may open a pair (``_leaf_pairs``): "Label: value", or short and label-shaped."""
+        size = len(leaf)
+        if size > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
+            return False
+        return ":" in leaf or "：" in leaf or (size <= 2 * _LABEL_MAX_CHARS and self._could_be_label(leaf))
 
     def could_be_label(self, text: str) -> bool:
         """Whether ``text`` (whole, no delimiter cut) may be a dictionary label: a cheap guard."""
@@ -516,7 +588,7 @@ def compute_wvc(root: HtmlElement, container: CharacteristicContainer,
             continue  # no delimiter, too long for a label or a label cell: nothing to count
         found = memo.get(leaf)
         if found is None:
-            found = _remember(memo, leaf, tuple(characteristics(leaf)))
+            found = remember(memo, leaf, tuple(characteristics(leaf)))
         owner = None
         if size <= 60:
             # the structural label (dt, name cell) needs the element; longer texts
@@ -682,12 +754,24 @@ class _Pairs:
         self.items: list[dict[str, str]] = []
         self._seen: set[str] = set()
 
-    @staticmethod
-    def _name(name: str) -> str:
-        name = clean_name(name)
-        if " " in name and _SPACED_HAN_RE.fullmatch(name):
-            name = name.replace(" ", "")  # "开 本" -> "开本"
-        return name
+    # name as written -> (its cleaned form, whether that is a label): a
+    # page's labels come back on every page of its site
+    _names: dict[str, tuple[str, bool]] = {}
+
+    @classmethod
+    def _clean(cls, name: str) -> tuple[str, bool]:
+        try:
+            return cls._names[name]
+        except KeyError:
+            pass
+        clean = clean_name(name)
+        if " " in clean and _SPACED_HAN_RE.fullmatch(clean):
+            clean = clean.replace(" ", "")  # "开 本" -> "开本"
+        return remember(cls._names, name, (str(clean), _ok_name(clean)))
+
+    @classmethod
+    def _name(cls, name: str) -> str:
+        return cls._clean(name)[0]
 
     def taken(self, name: str) -> bool:
         """No pair of this name can be added any more (named already, or the list is full).
@@ -698,13 +782,13 @@ class _Pairs:
         return self._name(name).lower() in self._seen or len(self.items) >= _MAX_PAIRS
 
     def add(self, name: str, value: str) -> None:
-        name = self._name(name)
+        name, ok_name = self._clean(name)
         key = name.lower()
         if key in self._seen or len(self.items) >= _MAX_PAIRS:
             return
         # one line: cells and blocks bring their markup's line breaks along
         value = " ".join(value.split()).lstrip(":： ").strip()
-        if not _ok_name(name) or not _ok_value(value):
+        if not ok_name or not _ok_value(value):
             return
         if _IDENTIFIER_NAME_RE.search(key):
             value = _plain_identifier(value)
@@ -772,17 +856,8 @@ def _row_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer) 
     so "Drop | 8 mm" is read beside "Brand | Acme" and "Weight | 290 g".
     """
     groups: dict[HtmlElement, tuple[str, int]] = {}
-    # the remembered shape test first (blanks do not change it): it rejects most leaves
-    shapes = container._shapes
-    could_be_label = container.could_be_label
-    for leaf in leaves:
-        if len(leaf) > _LABEL_MAX_CHARS:
-            continue
-        shape = shapes.get(leaf)
-        if shape is None:
-            shape = could_be_label(leaf)
-        if not shape or not container.is_attribute(" ".join(leaf.split())):
-            continue
+    for index in container.leaf_tests.indices(leaves, container.row_label):
+        leaf = leaves[index]
         cell = _owner(leaf)
         row = cell.getparent() if cell is not None else None
         group = row.getparent() if row is not None else None
@@ -839,24 +914,13 @@ def _leaf_pairs(leaves: list, pairs: _Pairs, container: CharacteristicContainer)
     count = len(leaves)
     found = pairs.items
     lines: dict = {}
-    # most leaves are rejected by the remembered shape test: read its memo directly
-    shapes = container._shapes
-    could_be_label = container.could_be_label
-    for i, leaf in enumerate(leaves):
-        size = len(leaf)
-        if size > _LABEL_MAX_CHARS + _VALUE_MAX_CHARS:
-            continue
+    # most leaves are neither "Label: value" nor a bare label: the remembered
+    # first test leaves them out
+    for i in container.leaf_tests.indices(leaves, container.pair_start):
         if len(found) >= _MAX_PAIRS:
             break  # no pair can be added any more: the rest of the page is not read
+        leaf = leaves[i]
         delimited = ":" in leaf or "：" in leaf
-        if not delimited:
-            if size > 2 * _LABEL_MAX_CHARS:
-                continue
-            shape = shapes.get(leaf)
-            if shape is None:
-                shape = could_be_label(leaf)
-            if not shape:
-                continue  # neither "Label: value" nor a bare label (its words are the leaf's words)
         text = " ".join(leaf.split())
         match = _LABEL_VALUE_RE.match(text) if delimited else None
         if match and match.group(1)[-1:].isdigit() and match.group(2)[:1].isdigit():
@@ -1000,7 +1064,21 @@ def body_leaves(doc) -> list:
     (``extract(kind="auto")`` runs both): they share one list, kept on the
     Document next to the tree it points into. Treat it as read-only.
     """
-    return doc.memo("body_leaves", lambda: text_leaves(body_of(doc.tree)))
+    return doc.memo("body_leaves", lambda: SharedLeaves(text_leaves(body_of(doc.tree))))
+
+
+class SharedLeaves(list):
+    """A page's leaves as read by several scans: each :class:`LeafTests`' bits are kept with them.
+
+    The bits live on the list they describe, so they go with the page and
+    cannot be confused with another list's. A slice is a plain list.
+    """
+
+    __slots__ = ("bits",)
+
+    def __init__(self, leaves: Iterable = ()) -> None:
+        super().__init__(leaves)
+        self.bits: dict[tuple[LeafTests, int], list[int]] = {}
 
 
 def document_records(doc, params: RecordParams | None = None) -> RecordResult:
