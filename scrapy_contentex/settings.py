@@ -178,7 +178,10 @@ def _pagetype_params(settings: Any) -> dict[str, Any]:
         else:
             value = _getint(settings, name, minimum=0)
         params[keyword] = value
-    known = _pagetype_fields()
+    # Only settings the user gave need checking against the engine, and the
+    # check imports it (numpy with it): a crawl whose pages go to workers
+    # never loads the engine in its own process otherwise.
+    known = _pagetype_fields() if params else None
     if known is not None:
         unknown = [k for k in params if k not in known]
         if unknown:

@@ -117,3 +117,24 @@ def test_settings_object_is_frozen():
     cfg = read({})
     with pytest.raises(AttributeError):
         cfg.kind = "product"  # type: ignore[misc]
+
+
+def test_default_settings_do_not_load_the_page_type_engine():
+    # A crawl whose pages go to worker processes reads its settings in the
+    # crawl process; with no page-type setting given, nothing there needs the
+    # engine (nor numpy, which it imports). A fresh interpreter tells.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from scrapy.settings import Settings\n"
+        "from scrapy_contentex.settings import ContentexSettings\n"
+        "ContentexSettings.from_settings(Settings({}))\n"
+        "print('scrapy_contentex.core.pagetype' in sys.modules, 'numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+    # A page-type setting the user gives is still checked against the engine.
+    with pytest.raises(ValueError, match="CONTENTEX_PAGETYPE_THRESHOLD"):
+        ContentexSettings.from_settings(Settings({"CONTENTEX_PAGETYPE_THRESHOLD": 2}))
