@@ -61,6 +61,17 @@ def test_meta_tags():
     assert meta["inLanguage"] == "en"
 
 
+def test_unlisted_meta_name_that_says_published_is_read_but_a_modified_time_is_not():
+    html = """<html><head><meta name="w-published-date" content="2025-05-27T06:03:43Z">
+    <meta property="article:modified_time" content="2026-01-02T00:00:00Z">
+    </head><body><h1>Creating a cost model</h1><p>Text.</p></body></html>"""
+    assert meta_of(html)["datePublished"] == "2025-05-27T06:03:43+00:00"
+    # A modified time alone is not a publication date (measured: it adds more
+    # dates where the truth has none than it gets right).
+    alone = html.replace('<meta name="w-published-date" content="2025-05-27T06:03:43Z">', "")
+    assert meta_of(alone)["datePublished"] is None
+
+
 def test_time_element_and_itemprop():
     html = """<html><body><article><h1>Road reopens after storm</h1>
     <span itemprop="author" itemscope><span itemprop="name">Maria Lopez</span></span>

@@ -37,6 +37,9 @@ DATE_META = (
     "created", "article:post_date", "bt:pubdate", "live_date",
     "published", "published-date", "published_date", "date-published", "date_published",
 )
+# Meta names DATE_META does not list but that say "published" ("w-published-date",
+# "cXenseParse:recs:publishtime"): the site's own publication field.
+_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$")
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
     "sailthru.author", "parsely-author", "citation_author", "twitter:data1:author",
@@ -258,6 +261,11 @@ def published_date(
         found = parse_date(meta.get(key))
         if found:
             return found
+    for key, value in meta.items():
+        if _PUBLISH_META.search(key):
+            found = parse_date(value)
+            if found:
+                return found
     found = _markup_date(tree)
     if found:
         return found
