@@ -245,6 +245,22 @@ def test_visible_by_line_under_the_headline():
     assert meta_of(prose)["authors"] == []
 
 
+def test_byline_name_followed_by_a_role_and_a_dateline_listing_several_authors():
+    role = """<html><body><h1>Consulting firm or carrier?</h1><p>03/01/2017</p>
+    <p>by Ann Caleo, Candidate Representative to the Liaison Committee</p>
+    <p>A common question is where to start.</p></body></html>"""
+    assert meta_of(role)["authors"] == ["Ann Caleo"]
+    # Away from the headline a "by" line with a role is prose-like: not taken.
+    far = role.replace("<h1>Consulting firm or carrier?</h1>", "")
+    assert meta_of(far)["authors"] == []
+    paper = """<html><body><h1>The bottleneck method</h1>
+    <p>Noa Tishman, Fernando C. Perez, Will Bialek</p><p>24 Apr 2000 • 3 min read</p>
+    <p>How we squeeze meaning out of signals.</p></body></html>"""
+    assert meta_of(paper)["authors"] == ["Noa Tishman", "Fernando C. Perez", "Will Bialek"]
+    menu = paper.replace("Noa Tishman, Fernando C. Perez, Will Bialek", "Home, Blog Posts, About")
+    assert meta_of(menu)["authors"] == []
+
+
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():
     """The name may come before or after the date in a byline element."""
     for byline, expected in (

@@ -642,7 +642,8 @@ def _bylines(window: str, near: bool) -> list[str]:
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
         if number >= MAX_BYLINES or len(found) >= 3:
             break
-        names = _byline_names(match.group("names") or match.group("labelled") or "")
+        raw = match.group("names") or match.group("labelled") or ""
+        names = _byline_names(raw) or (_first_name_of(raw) if near else "")
         bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
         if not names or names in found or (bare and not near and not _person_like(names)):
             continue
@@ -652,6 +653,8 @@ def _bylines(window: str, near: bool) -> list[str]:
 
 # Lines under the headline searched for an unlabelled name beside the dateline.
 DATELINE_LINES = 8
+# Names a dateline's name line may list.
+MAX_DATELINE_NAMES = 6
 # How many lines away from the name the date may be.
 DATELINE_GAP = 1
 # Words of page chrome that share a line with nothing else under headlines.
@@ -682,8 +685,31 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
             continue
         name = line.strip(_BYLINE_PUNCT)
-        if _dateline_name(name) and not is_site(name) and folded(name) not in folded(headline or ""):
-            return [name]
+        names = _dateline_names_in(name)
+        if names and not is_site(name) and folded(name) not in folded(headline or ""):
+            return names
+    return []
+
+
+def _first_name_of(names: str) -> str:
+    """The name before a comma when the rest is a role ("by Ann Lee, Candidate Representative to
+    the Committee"): the whole reads as prose, its first part as a person."""
+    head = names.split(",", 1)[0].strip()
+    if head == names.strip() or not _person_like(head) or not _capitalised(head):
+        return ""
+    return _byline_names(head)
+
+
+def _dateline_names_in(line: str) -> list[str]:
+    """The names of a dateline's name line: one name, or a list of two or more full names
+    ("Ann Lee, Bo Chen and Al Smith", as paper and report pages print their authors)."""
+    if _dateline_name(line):
+        return [line]
+    parts = [p for p in _AUTHOR_SPLIT.split(line) if p]
+    if 2 <= len(parts) <= MAX_DATELINE_NAMES and all(
+        token_count(p) >= 2 and _dateline_name(p) for p in parts
+    ):
+        return parts
     return []
 
 
