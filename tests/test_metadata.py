@@ -261,6 +261,15 @@ def test_byline_name_followed_by_a_role_and_a_dateline_listing_several_authors()
     assert meta_of(menu)["authors"] == []
 
 
+def test_declared_account_not_printed_gives_way_to_the_full_name_on_the_dateline():
+    html = """<html><head><meta name="author" content="uploader.account"></head><body>
+    <h1>A guide to meditation</h1><p>Jane Roe</p><p>December 19, 2025</p>
+    <p>Sit down and breathe.</p></body></html>"""
+    assert meta_of(html)["authors"] == ["Jane Roe"]
+    chrome = html.replace("<p>Jane Roe</p>", "<p>Show Sidebar</p>")
+    assert meta_of(chrome)["authors"] == ["uploader.account"]
+
+
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():
     """The name may come before or after the date in a byline element."""
     for byline, expected in (

@@ -475,7 +475,7 @@ def find_authors(
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
             if kind == "declared":
-                return _shown_instead(names, text, headline)
+                return _shown_instead(names, text, headline, is_site)
             if kind == "classes" and len(names) > 2:
                 listed = listed or names  # the class scan found a list (posters, commenters):
                 continue  # the first post's user, if the template marks it, is the author
@@ -484,18 +484,22 @@ def find_authors(
     return fallback or listed
 
 
-def _shown_instead(declared: list[str], text: str, headline: str | None) -> list[str]:
+def _shown_instead(declared: list[str], text: str, headline: str | None,
+                   is_site: SitePredicate) -> list[str]:
     """The declared authors, unless the page prints none of them and its byline names someone else.
 
     Sites fill ``meta author`` or JSON-LD from the account that uploaded the
     post ("kffnirmitap", an editor) while the labelled byline ("By X",
     "Author: X") shows the writer. A declared name the page prints anywhere
-    is kept, and so is the declaration when no byline names one or two people.
+    is kept, and so is the declaration when no byline names one or two people
+    (a labelled one, else a full name on the dateline under the headline).
     """
     lowered = text.casefold()
     if any(name.casefold() in lowered for name in declared):
         return declared
-    shown = clean_authors(_text_byline(text, headline))
+    shown = clean_authors(_text_byline(text, headline)) or [
+        n for n in clean_authors(_dateline_names(text, headline, is_site)) if token_count(n) >= 2
+    ]
     if shown and len(shown) <= 2:
         return shown
     return declared
@@ -661,7 +665,8 @@ DATELINE_GAP = 1
 _DATELINE_CHROME = re.compile(
     r"\b(?:share|menu|home|blog|posts?|news|read|min|minutes?|updated|published|posted|comments?|print"
     r"|email|facebook|twitter|linkedin|subscribe|sign|log|search|back|next|previous|contents|table|tags?"
-    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip)\b",
+    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip"
+    r"|show|hide|toggle|sidebar)\b",
     re.I,
 )
 _READ_TIME = re.compile(r"\b\d+\s*(?:min(?:ute)?s?)\b", re.I)
