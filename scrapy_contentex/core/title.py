@@ -61,13 +61,14 @@ ARTICLE_TYPES = frozenset(
 )
 
 # Separators between a headline and a site/section name. Spaced separators are
-# safe in any script; unspaced '_' and '|' are separators too; an unspaced dash
+# safe in any script; unspaced '|' is a separator too, and so is an unspaced '_'
+# except inside a Latin identifier ("rustc_codegen_gcc", "ngx_http_rewrite"); an unspaced dash
 # only between CJK characters ("标题-新浪新闻"), never inside English words.
 # Han and kana only: Korean puts spaces around separators and uses '-' inside names.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 SEPARATOR_RE = re.compile(
     r"\s+(?:[-–—|:»·•~]|::|\|\|)\s+"
-    r"|\s*[|｜_]\s*"
+    r"|\s*[|｜]\s*|\s+_\s*|_\s+|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"
     rf"|(?<=[{_CJK}）)”’」』》】])\s*[-–—]+\s*(?=[{_CJK}（(“‘「『《【])"
     r"|\s*[—–]{2}\s*"
 )
