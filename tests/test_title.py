@@ -164,3 +164,9 @@ def test_an_underscore_inside_a_latin_identifier_is_not_a_separator():
     assert segments("标题_新浪网") == ["标题", "新浪网"]
     assert segments("新闻标题_Sina") == ["新闻标题", "Sina"]
     assert segments("Headline _ Site") == ["Headline", "Site"]
+
+
+def test_a_line_break_inside_a_heading_is_a_space():
+    doc = page("<title>Cosmetic Packaging Design | Studio</title>",
+               "<h1>Cosmetic Packaging<br/><span>Design</span></h1><p>We design boxes.</p>")
+    assert extract_title(doc) == "Cosmetic Packaging Design"

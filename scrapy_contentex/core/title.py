@@ -29,6 +29,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
+from copy import deepcopy
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -194,8 +195,17 @@ def _rejoin(title: str, first: str, last: str) -> str:
 
 
 def _text(element: HtmlElement) -> str:
-    """Element text on one line (headings split over lines by markup are one title)."""
-    return clean_title(element.text_content())
+    """Element text on one line (headings split over lines by markup are one title).
+
+    A ``<br>`` is a space: "Cosmetic Packaging<br>Design" reads as three words,
+    where ``text_content()`` glues "PackagingDesign".
+    """
+    if element.find(".//br") is None:
+        return clean_title(element.text_content())
+    copy = deepcopy(element)  # a heading is small; the page's tree stays untouched
+    for br in copy.iter("br"):
+        br.tail = " " + (br.tail or "")
+    return clean_title(copy.text_content())
 
 
 # An entity left escaped by a template that escaped twice ("Finance &amp;amp; ...").
