@@ -270,6 +270,14 @@ def test_declared_account_not_printed_gives_way_to_the_full_name_on_the_dateline
     assert meta_of(chrome)["authors"] == ["uploader.account"]
 
 
+def test_avatar_initials_above_the_name_are_not_the_author():
+    html = """<html><body><h1>Token bucket sizing</h1><p>Thanks to all reviewers.</p>
+    <div>Author</div><div>CP</div><div>Chen Pei</div><div>Staff Engineer</div></body></html>"""
+    assert meta_of(html)["authors"] == ["Chen Pei"]
+    wire = html.replace("<div>CP</div><div>Chen Pei</div>", "<div>AP</div><div>Chen Pei</div>")
+    assert meta_of(wire)["authors"] == ["AP"]  # not that name's initials: a byline of its own
+
+
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():
     """The name may come before or after the date in a byline element."""
     for byline, expected in (

@@ -604,6 +604,16 @@ _GLUED_BY = re.compile(
 _ENDS_WITH_BY = re.compile(rf"(?:{_BY_WORDS})$", re.I)
 
 
+# A line of one to three capitals above a line that may be a name: an avatar's initials
+# ("Author / CP / Chengcheng Pei"), dropped when they are that name's initials.
+_AVATAR_INITIALS = re.compile(r"^[ \t]{0,3}([A-Z]{1,3})[ \t]{0,3}\n(?=[ \t]{0,3}([^\n]{2,60})$)", re.M)
+
+
+def _drop_initials(match: re.Match) -> str:
+    initials = "".join(word[0] for word in match.group(2).split() if word[:1].isupper())
+    return "" if initials == match.group(1) else match.group(0)
+
+
 def _glue_label(match: re.Match) -> str:
     """A label alone on its line joined to the name below it; a bare "Author" gets its colon."""
     label = match.group(1).rstrip()
@@ -642,6 +652,7 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
 def _bylines(window: str, near: bool) -> list[str]:
     """Distinct byline names of a stretch of text, in order (at most three are needed)."""
     found: list[str] = []
+    window = _AVATAR_INITIALS.sub(_drop_initials, window)
     window = _GLUED_BY.sub(_glue_label, _GLUED_LIST.sub(r" \1 ", window))
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
         if number >= MAX_BYLINES or len(found) >= 3:
