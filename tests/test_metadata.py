@@ -278,6 +278,15 @@ def test_avatar_initials_above_the_name_are_not_the_author():
     assert meta_of(wire)["authors"] == ["AP"]  # not that name's initials: a byline of its own
 
 
+def test_a_user_handle_alone_on_the_byline_under_the_headline():
+    html = """<html><body><h1>Art school earns 19 honors</h1><p>12/19 — 2025</p><p>by ibby_k</p>
+    <p>The school of graphic design celebrates its wins.</p></body></html>"""
+    assert meta_of(html)["authors"] == ["ibby_k"]
+    # Far from the headline a lone lower-case word after "by" is not taken.
+    far = html.replace("<h1>Art school earns 19 honors</h1>", "")
+    assert meta_of(far)["authors"] == []
+
+
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():
     """The name may come before or after the date in a byline element."""
     for byline, expected in (

@@ -658,7 +658,7 @@ def _bylines(window: str, near: bool) -> list[str]:
         if number >= MAX_BYLINES or len(found) >= 3:
             break
         raw = match.group("names") or match.group("labelled") or ""
-        names = _byline_names(raw) or (_first_name_of(raw) if near else "")
+        names = _byline_names(raw) or (_first_name_of(raw) or _handle_of(raw) if near else "")
         bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
         if not names or names in found or (bare and not near and not _person_like(names)):
             continue
@@ -714,6 +714,12 @@ def _first_name_of(names: str) -> str:
     if head == names.strip() or not _person_like(head) or not _capitalised(head):
         return ""
     return _byline_names(head)
+
+
+def _handle_of(names: str) -> str:
+    """A user handle alone on its byline line under the headline ("by ibby", "by j_doe")."""
+    handle = names.strip()
+    return handle if _HANDLE_RE.fullmatch(handle) and len(handle) >= 3 else ""
 
 
 def _dateline_names_in(line: str) -> list[str]:
