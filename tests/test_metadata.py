@@ -287,6 +287,14 @@ def test_a_user_handle_alone_on_the_byline_under_the_headline():
     assert meta_of(far)["authors"] == []
 
 
+def test_a_name_after_the_date_on_the_dateline():
+    html = """<html><body><h1>Project software pricing</h1><p>Dec 26, 2025 • Mahi Dass in</p>
+    <p>Project Management</p><p>Did you know that most projects run late?</p></body></html>"""
+    assert meta_of(html)["authors"] == ["Mahi Dass"]
+    chrome = html.replace("Mahi Dass in", "Share Post").replace("<p>Project Management</p>", "")
+    assert meta_of(chrome)["authors"] == []
+
+
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():
     """The name may come before or after the date in a byline element."""
     for byline, expected in (

@@ -696,7 +696,13 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
     if not span:
         return []
     lines = [normalize_space(line) for line in text[span[1]:span[1] + 600].split("\n")[1:DATELINE_LINES + 1]]
-    dated = [bool(find_dates(line)) or bool(_READ_TIME.search(line)) for line in lines]
+    found = [find_dates(line) for line in lines]
+    dated = [bool(dates) or bool(_READ_TIME.search(line)) for line, dates in zip(lines, found, strict=True)]
+    for line, dates in zip(lines, found, strict=True):
+        # "Dec 26, 2025 • Jane Roe": the name shares the dateline, after a separator.
+        rest = _DATELINE_JOIN.match(line[dates[0].end:]) if len(dates) == 1 and dates[0].start == 0 else None
+        if rest and token_count(rest.group(1)) >= 2 and _dateline_name(rest.group(1)) and not is_site(rest.group(1)):
+            return [rest.group(1)]
     for number, line in enumerate(lines):
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
             continue
@@ -705,6 +711,10 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
         if names and not is_site(name) and folded(name) not in folded(headline or ""):
             return names
     return []
+
+
+# After a date at the start of a line: a separator, the name, maybe a dangling " in" (its category).
+_DATELINE_JOIN = re.compile(r"\s{0,3}[•·⋅|/—–-]\s{0,3}(?:by\s)?([^\d•·⋅|/]{3,60}?)(?:\s+in)?\s*$", re.I)
 
 
 def _first_name_of(names: str) -> str:
