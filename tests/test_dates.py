@@ -36,6 +36,9 @@ from scrapy_contentex.core.dates import date_from_url, find_dates, parse_date
         ("16 de mayo de 2024 12:41", "2024-05-16T12:41:00"),
         ("04-13-2023, 01:42 PM", "2023-04-13T13:42:00"),
         ("13.04.2023", "2023-04-13"),
+        ("04-ago-2021 5:11:10", "2021-08-04T05:11:10"),
+        ("12 dic. 2020", "2020-12-12"),
+        ("3 janv. 2024", "2024-01-03"),
     ],
 )
 def test_parse_date_formats(text, iso):

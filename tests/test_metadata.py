@@ -61,6 +61,17 @@ def test_meta_tags():
     assert meta["inLanguage"] == "en"
 
 
+def test_unlisted_meta_name_that_says_published_is_read_but_a_modified_time_is_not():
+    html = """<html><head><meta name="w-published-date" content="2025-05-27T06:03:43Z">
+    <meta property="article:modified_time" content="2026-01-02T00:00:00Z">
+    </head><body><h1>Creating a cost model</h1><p>Text.</p></body></html>"""
+    assert meta_of(html)["datePublished"] == "2025-05-27T06:03:43+00:00"
+    # A modified time alone is not a publication date (measured: it adds more
+    # dates where the truth has none than it gets right).
+    alone = html.replace('<meta name="w-published-date" content="2025-05-27T06:03:43Z">', "")
+    assert meta_of(alone)["datePublished"] is None
+
+
 def test_time_element_and_itemprop():
     html = """<html><body><article><h1>Road reopens after storm</h1>
     <span itemprop="author" itemscope><span itemprop="name">Maria Lopez</span></span>
@@ -232,6 +243,56 @@ def test_visible_by_line_under_the_headline():
     assert meta["datePublished"] == "2019-11-14"
     prose = """<html><body><h1>Air pollution</h1><p>by eradicating the air pollutants it helps.</p></body></html>"""
     assert meta_of(prose)["authors"] == []
+
+
+def test_byline_name_followed_by_a_role_and_a_dateline_listing_several_authors():
+    role = """<html><body><h1>Consulting firm or carrier?</h1><p>03/01/2017</p>
+    <p>by Ann Caleo, Candidate Representative to the Liaison Committee</p>
+    <p>A common question is where to start.</p></body></html>"""
+    assert meta_of(role)["authors"] == ["Ann Caleo"]
+    # Away from the headline a "by" line with a role is prose-like: not taken.
+    far = role.replace("<h1>Consulting firm or carrier?</h1>", "")
+    assert meta_of(far)["authors"] == []
+    paper = """<html><body><h1>The bottleneck method</h1>
+    <p>Noa Tishman, Fernando C. Perez, Will Bialek</p><p>24 Apr 2000 • 3 min read</p>
+    <p>How we squeeze meaning out of signals.</p></body></html>"""
+    assert meta_of(paper)["authors"] == ["Noa Tishman", "Fernando C. Perez", "Will Bialek"]
+    menu = paper.replace("Noa Tishman, Fernando C. Perez, Will Bialek", "Home, Blog Posts, About")
+    assert meta_of(menu)["authors"] == []
+
+
+def test_declared_account_not_printed_gives_way_to_the_full_name_on_the_dateline():
+    html = """<html><head><meta name="author" content="uploader.account"></head><body>
+    <h1>A guide to meditation</h1><p>Jane Roe</p><p>December 19, 2025</p>
+    <p>Sit down and breathe.</p></body></html>"""
+    assert meta_of(html)["authors"] == ["Jane Roe"]
+    chrome = html.replace("<p>Jane Roe</p>", "<p>Show Sidebar</p>")
+    assert meta_of(chrome)["authors"] == ["uploader.account"]
+
+
+def test_avatar_initials_above_the_name_are_not_the_author():
+    html = """<html><body><h1>Token bucket sizing</h1><p>Thanks to all reviewers.</p>
+    <div>Author</div><div>CP</div><div>Chen Pei</div><div>Staff Engineer</div></body></html>"""
+    assert meta_of(html)["authors"] == ["Chen Pei"]
+    wire = html.replace("<div>CP</div><div>Chen Pei</div>", "<div>AP</div><div>Chen Pei</div>")
+    assert meta_of(wire)["authors"] == ["AP"]  # not that name's initials: a byline of its own
+
+
+def test_a_user_handle_alone_on_the_byline_under_the_headline():
+    html = """<html><body><h1>Art school earns 19 honors</h1><p>12/19 — 2025</p><p>by ibby_k</p>
+    <p>The school of graphic design celebrates its wins.</p></body></html>"""
+    assert meta_of(html)["authors"] == ["ibby_k"]
+    # Far from the headline a lone lower-case word after "by" is not taken.
+    far = html.replace("<h1>Art school earns 19 honors</h1>", "")
+    assert meta_of(far)["authors"] == []
+
+
+def test_a_name_after_the_date_on_the_dateline():
+    html = """<html><body><h1>Project software pricing</h1><p>Dec 26, 2025 • Mahi Dass in</p>
+    <p>Project Management</p><p>Did you know that most projects run late?</p></body></html>"""
+    assert meta_of(html)["authors"] == ["Mahi Dass"]
+    chrome = html.replace("Mahi Dass in", "Share Post").replace("<p>Project Management</p>", "")
+    assert meta_of(chrome)["authors"] == []
 
 
 def test_byline_with_separator_or_date_cue_keeps_only_the_name():

@@ -5,6 +5,7 @@ from scrapy_contentex.core.title import (
     MAX_CMP,
     extract_title,
     levenshtein,
+    segments,
     similarity,
     strip_site_name,
 )
@@ -155,3 +156,17 @@ def test_entities_escaped_twice_and_invisible_characters():
     assert extract_title(doc) == "Finance & Accounting Jobs"
     doc = page("<title>Home Repair Assistance Program</title>", "<h1>Home Repair Assis\u00adtance Pro\ufeffgram</h1>")
     assert extract_title(doc) == "Home Repair Assistance Program"
+
+
+def test_an_underscore_inside_a_latin_identifier_is_not_a_separator():
+    assert segments("rustc_codegen_gcc: Progress Report #39") == ["rustc_codegen_gcc: Progress Report #39"]
+    assert segments("Module ngx_http_rewrite_module") == ["Module ngx_http_rewrite_module"]
+    assert segments("标题_新浪网") == ["标题", "新浪网"]
+    assert segments("新闻标题_Sina") == ["新闻标题", "Sina"]
+    assert segments("Headline _ Site") == ["Headline", "Site"]
+
+
+def test_a_line_break_inside_a_heading_is_a_space():
+    doc = page("<title>Cosmetic Packaging Design | Studio</title>",
+               "<h1>Cosmetic Packaging<br/><span>Design</span></h1><p>We design boxes.</p>")
+    assert extract_title(doc) == "Cosmetic Packaging Design"

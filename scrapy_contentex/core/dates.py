@@ -54,7 +54,13 @@ _MORE_MONTHS = (
     "октября октябрь жовтня ekim|listopada listopad listopadu ноября ноябрь листопада kasım|grudnia "
     "grudzień prosince prosinec декабря декабрь грудня aralık"
 )
-for _table in (_OTHER_MONTHS, _MORE_MONTHS):
+# The abbreviations those languages print in short dates ("04-ago-2021",
+# "12 dic. 2020", "3 janv. 2024"); English ones ("Aug") are above.
+_SHORT_MONTHS = (
+    "ene gen janv jän|fév févr fev|mrz mär|abr avr|mag|giu|juil lug|ago|set|ott okt|"
+    "|dic déc dez"
+)
+for _table in (_OTHER_MONTHS, _MORE_MONTHS, _SHORT_MONTHS):
     for _number, _names in enumerate(_table.split("|"), 1):
         for _name in _names.split():
             MONTHS.setdefault(_name, _number)

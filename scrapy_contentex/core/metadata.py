@@ -37,6 +37,9 @@ DATE_META = (
     "created", "article:post_date", "bt:pubdate", "live_date",
     "published", "published-date", "published_date", "date-published", "date_published",
 )
+# Meta names DATE_META does not list but that say "published" ("w-published-date",
+# "cXenseParse:recs:publishtime"): the site's own publication field.
+_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$")
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
     "sailthru.author", "parsely-author", "citation_author", "twitter:data1:author",
@@ -258,6 +261,11 @@ def published_date(
         found = parse_date(meta.get(key))
         if found:
             return found
+    for key, value in meta.items():
+        if _PUBLISH_META.search(key):
+            found = parse_date(value)
+            if found:
+                return found
     found = _markup_date(tree)
     if found:
         return found
@@ -467,7 +475,7 @@ def find_authors(
             continue  # after a declared organisation, three names or more are a list (reviews, posts)
         if not organisation:
             if kind == "declared":
-                return _shown_instead(names, text, headline)
+                return _shown_instead(names, text, headline, is_site)
             if kind == "classes" and len(names) > 2:
                 listed = listed or names  # the class scan found a list (posters, commenters):
                 continue  # the first post's user, if the template marks it, is the author
@@ -476,18 +484,22 @@ def find_authors(
     return fallback or listed
 
 
-def _shown_instead(declared: list[str], text: str, headline: str | None) -> list[str]:
+def _shown_instead(declared: list[str], text: str, headline: str | None,
+                   is_site: SitePredicate) -> list[str]:
     """The declared authors, unless the page prints none of them and its byline names someone else.
 
     Sites fill ``meta author`` or JSON-LD from the account that uploaded the
     post ("kffnirmitap", an editor) while the labelled byline ("By X",
     "Author: X") shows the writer. A declared name the page prints anywhere
-    is kept, and so is the declaration when no byline names one or two people.
+    is kept, and so is the declaration when no byline names one or two people
+    (a labelled one, else a full name on the dateline under the headline).
     """
     lowered = text.casefold()
     if any(name.casefold() in lowered for name in declared):
         return declared
-    shown = clean_authors(_text_byline(text, headline))
+    shown = clean_authors(_text_byline(text, headline)) or [
+        n for n in clean_authors(_dateline_names(text, headline, is_site)) if token_count(n) >= 2
+    ]
     if shown and len(shown) <= 2:
         return shown
     return declared
@@ -592,6 +604,16 @@ _GLUED_BY = re.compile(
 _ENDS_WITH_BY = re.compile(rf"(?:{_BY_WORDS})$", re.I)
 
 
+# A line of one to three capitals above a line that may be a name: an avatar's initials
+# ("Author / CP / Chengcheng Pei"), dropped when they are that name's initials.
+_AVATAR_INITIALS = re.compile(r"^[ \t]{0,3}([A-Z]{1,3})[ \t]{0,3}\n(?=[ \t]{0,3}([^\n]{2,60})$)", re.M)
+
+
+def _drop_initials(match: re.Match) -> str:
+    initials = "".join(word[0] for word in match.group(2).split() if word[:1].isupper())
+    return "" if initials == match.group(1) else match.group(0)
+
+
 def _glue_label(match: re.Match) -> str:
     """A label alone on its line joined to the name below it; a bare "Author" gets its colon."""
     label = match.group(1).rstrip()
@@ -630,11 +652,13 @@ def _text_byline(text: str, headline: str | None) -> list[str]:
 def _bylines(window: str, near: bool) -> list[str]:
     """Distinct byline names of a stretch of text, in order (at most three are needed)."""
     found: list[str] = []
+    window = _AVATAR_INITIALS.sub(_drop_initials, window)
     window = _GLUED_BY.sub(_glue_label, _GLUED_LIST.sub(r" \1 ", window))
     for number, match in enumerate(_BYLINE_LINE.finditer(window)):
         if number >= MAX_BYLINES or len(found) >= 3:
             break
-        names = _byline_names(match.group("names") or match.group("labelled") or "")
+        raw = match.group("names") or match.group("labelled") or ""
+        names = _byline_names(raw) or (_first_name_of(raw) or _handle_of(raw) if near else "")
         bare = match.group("names") is not None and not _WRITTEN_BY.match(match.group(0))
         if not names or names in found or (bare and not near and not _person_like(names)):
             continue
@@ -644,13 +668,16 @@ def _bylines(window: str, near: bool) -> list[str]:
 
 # Lines under the headline searched for an unlabelled name beside the dateline.
 DATELINE_LINES = 8
+# Names a dateline's name line may list.
+MAX_DATELINE_NAMES = 6
 # How many lines away from the name the date may be.
 DATELINE_GAP = 1
 # Words of page chrome that share a line with nothing else under headlines.
 _DATELINE_CHROME = re.compile(
     r"\b(?:share|menu|home|blog|posts?|news|read|min|minutes?|updated|published|posted|comments?|print"
     r"|email|facebook|twitter|linkedin|subscribe|sign|log|search|back|next|previous|contents|table|tags?"
-    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip)\b",
+    r"|category|categories|topics?|advertisement|sponsored|listen|audio|video|photo|image|loading|skip"
+    r"|show|hide|toggle|sidebar)\b",
     re.I,
 )
 _READ_TIME = re.compile(r"\b\d+\s*(?:min(?:ute)?s?)\b", re.I)
@@ -669,13 +696,52 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
     if not span:
         return []
     lines = [normalize_space(line) for line in text[span[1]:span[1] + 600].split("\n")[1:DATELINE_LINES + 1]]
-    dated = [bool(find_dates(line)) or bool(_READ_TIME.search(line)) for line in lines]
+    found = [find_dates(line) for line in lines]
+    dated = [bool(dates) or bool(_READ_TIME.search(line)) for line, dates in zip(lines, found, strict=True)]
+    for line, dates in zip(lines, found, strict=True):
+        # "Dec 26, 2025 • Jane Roe": the name shares the dateline, after a separator.
+        rest = _DATELINE_JOIN.match(line[dates[0].end:]) if len(dates) == 1 and dates[0].start == 0 else None
+        if rest and token_count(rest.group(1)) >= 2 and _dateline_name(rest.group(1)) and not is_site(rest.group(1)):
+            return [rest.group(1)]
     for number, line in enumerate(lines):
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
             continue
         name = line.strip(_BYLINE_PUNCT)
-        if _dateline_name(name) and not is_site(name) and folded(name) not in folded(headline or ""):
-            return [name]
+        names = _dateline_names_in(name)
+        if names and not is_site(name) and folded(name) not in folded(headline or ""):
+            return names
+    return []
+
+
+# After a date at the start of a line: a separator, the name, maybe a dangling " in" (its category).
+_DATELINE_JOIN = re.compile(r"\s{0,3}[•·⋅|/—–-]\s{0,3}(?:by\s)?([^\d•·⋅|/]{3,60}?)(?:\s+in)?\s*$", re.I)
+
+
+def _first_name_of(names: str) -> str:
+    """The name before a comma when the rest is a role ("by Ann Lee, Candidate Representative to
+    the Committee"): the whole reads as prose, its first part as a person."""
+    head = names.split(",", 1)[0].strip()
+    if head == names.strip() or not _person_like(head) or not _capitalised(head):
+        return ""
+    return _byline_names(head)
+
+
+def _handle_of(names: str) -> str:
+    """A user handle alone on its byline line under the headline ("by ibby", "by j_doe")."""
+    handle = names.strip()
+    return handle if _HANDLE_RE.fullmatch(handle) and len(handle) >= 3 else ""
+
+
+def _dateline_names_in(line: str) -> list[str]:
+    """The names of a dateline's name line: one name, or a list of two or more full names
+    ("Ann Lee, Bo Chen and Al Smith", as paper and report pages print their authors)."""
+    if _dateline_name(line):
+        return [line]
+    parts = [p for p in _AUTHOR_SPLIT.split(line) if p]
+    if 2 <= len(parts) <= MAX_DATELINE_NAMES and all(
+        token_count(p) >= 2 and _dateline_name(p) for p in parts
+    ):
+        return parts
     return []
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
+from copy import deepcopy
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -61,13 +62,14 @@ ARTICLE_TYPES = frozenset(
 )
 
 # Separators between a headline and a site/section name. Spaced separators are
-# safe in any script; unspaced '_' and '|' are separators too; an unspaced dash
+# safe in any script; unspaced '|' is a separator too, and so is an unspaced '_'
+# except inside a Latin identifier ("rustc_codegen_gcc", "ngx_http_rewrite"); an unspaced dash
 # only between CJK characters ("标题-新浪新闻"), never inside English words.
 # Han and kana only: Korean puts spaces around separators and uses '-' inside names.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 SEPARATOR_RE = re.compile(
     r"\s+(?:[-–—|:»·•~]|::|\|\|)\s+"
-    r"|\s*[|｜_]\s*"
+    r"|\s*[|｜]\s*|\s+_\s*|_\s+|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"
     rf"|(?<=[{_CJK}）)”’」』》】])\s*[-–—]+\s*(?=[{_CJK}（(“‘「『《【])"
     r"|\s*[—–]{2}\s*"
 )
@@ -193,8 +195,17 @@ def _rejoin(title: str, first: str, last: str) -> str:
 
 
 def _text(element: HtmlElement) -> str:
-    """Element text on one line (headings split over lines by markup are one title)."""
-    return clean_title(element.text_content())
+    """Element text on one line (headings split over lines by markup are one title).
+
+    A ``<br>`` is a space: "Cosmetic Packaging<br>Design" reads as three words,
+    where ``text_content()`` glues "PackagingDesign".
+    """
+    if element.find(".//br") is None:
+        return clean_title(element.text_content())
+    copy = deepcopy(element)  # a heading is small; the page's tree stays untouched
+    for br in copy.iter("br"):
+        br.tail = " " + (br.tail or "")
+    return clean_title(copy.text_content())
 
 
 # An entity left escaped by a template that escaped twice ("Finance &amp;amp; ...").
