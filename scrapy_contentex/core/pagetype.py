@@ -353,7 +353,7 @@ def teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
     return int(heads[record].sum() + gaps[record].sum()) / scan.text_units
 
 
-def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
+def markup_features(scan: LinkBlockScan, href_text: str, link_text: np.ndarray) -> dict[str, float]:
     """Headings, paragraphs, a reply form and pagination.
 
     Read from what the scan kept, not from the page again: headings and
@@ -374,7 +374,46 @@ def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
         "log_paragraphs": _log(len(tags) - headings),
         "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
+        "next_link": float(next_link(scan, link_text)),
     }
+
+
+# A link that moves through a list: "next" (page), "older" (posts), "more",
+# "load / show / view / see more", 下一页 / 下页, an arrow or guillemet alone;
+# each between separators, as it stands in ``next_link``'s joined texts.
+_NEXT_WORDS = tuple(
+    f"\x1f{w}\x1f" for w in (
+        "next", "next page", "older", "older posts", "more", "load more", "show more", "view more",
+        "see more", "下一页", "下页", "›", "»", ">", ">>", "→",
+    )
+)
+# Such a link holds at most three text units and a few characters.
+_SHORT_LINK_UNITS = 3
+_SHORT_LINK_CHARS = 24
+
+
+def next_link(scan: LinkBlockScan, link_text: np.ndarray) -> bool:
+    """Whether a link's whole text is a "next" / "more" word (``_NEXT_WORDS``).
+
+    Only short links are read (``link_text``: the links' text units): their
+    texts are cut out of the scan's text by the bucket offsets it kept (link
+    i's text is bucket 2i+1), stripped, lowercased and joined, and each word
+    is one substring search, so nothing runs per character of the page or
+    per word of its prose.
+    """
+    ends = scan.bucket_ends
+    count = min(len(link_text), len(ends) // 2)
+    if not count:
+        return False
+    starts = ends[0:2 * count:2] + 1
+    stops = ends[1:2 * count:2]
+    units = link_text[:count]
+    short = np.flatnonzero((units >= 1) & (units <= _SHORT_LINK_UNITS) & (stops - starts <= _SHORT_LINK_CHARS))
+    if not len(short):
+        return False
+    pieces = map(scan.text.__getitem__, map(slice, starts[short].tolist(), stops[short].tolist()))
+    joined = "\x1f" + "\x1f".join(map(str.strip, pieces)).lower() + "\x1f"
+    return any(word in joined for word in _NEXT_WORDS)
 
 
 _OG_KIND = {"article": "og_article", "website": "og_website", "product": "og_product"}
@@ -391,6 +430,38 @@ _PRICE_RE = re.compile(
 def price_count(text: str) -> int:
     """Prices in the visible text (``_PRICE_RE``): one pass that stops only at signs."""
     return len(_PRICE_RE.findall(text))
+
+
+# The same prices, with a sign that may stand a few blanks or piece breaks
+# before its number or two after it (``<span>$</span> <span>12</span>``,
+# ``28,33&nbsp; €``: cards often split them); ``price_records`` counts these.
+_RECORD_PRICE_RE = re.compile(
+    r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s{0,4}\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w)"
+    r"|(?<=\d\s\s[€元円₽])(?!\w))"
+)
+
+
+def price_records(text: str, link_count: int) -> tuple[int, int]:
+    """(prices, records with a price) in the scan's visible ``text``.
+
+    A record is one link's text or the gap after it (the scan's buckets,
+    closed by ``\x1f``). Why: a shop's list page shows a price in each of
+    its many product cards, while a product page shows one or two prices
+    (and a few in its related-products strip). The bucket of each price is
+    told by counting separators from the previous price: one pass in C over
+    the text, a Python step per price only.
+    """
+    prices = records = bucket = last = 0
+    previous = -1
+    for m in _RECORD_PRICE_RE.finditer(text):
+        at = m.start()
+        bucket += text.count("\x1f", last, at)
+        last = at
+        prices += 1
+        if bucket != previous and 1 <= bucket <= 2 * link_count:
+            records += 1
+        previous = bucket
+    return prices, records
 
 
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
@@ -472,8 +543,10 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
     content_links = content_link_count(hrefs)
     links = max(scan.link_count, 1)
     empty = scan.link_text.count(0)
+    prices, priced = price_records(scan.text, scan.link_count)
     return {
-        "log_prices": _log(price_count(scan.text)),
+        "log_prices": _log(prices),
+        "log_price_records": _log(priced),
         "empty_link_share": empty / links,
         "log_empty_links": _log(empty),
         "log_dates": _log(date_count(scan.digit_text)),
@@ -486,10 +559,10 @@ FEATURES = (
     "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
     "big_block_share", "max_block_share", "teaser_share", "no_prose",
-    "log_headings", "log_paragraphs", "textarea", "pagination",
+    "log_headings", "log_paragraphs", "textarea", "pagination", "next_link",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
     "log_ld_products", "log_ld_articles", "ld_lists",
-    "log_prices", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
+    "log_prices", "log_price_records", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
     "content_link_share",
     *URL_FEATURES,
 )
@@ -511,7 +584,7 @@ def features_from_scan(html: str, scan: LinkBlockScan, url: str | None) -> dict[
     visible text, the markup without scripts) plus a search of the head."""
     hrefs = list(map(itemgetter(0), map(str.partition, scan.hrefs, repeat("#"))))
     feats = scan_features(scan)
-    feats.update(markup_features(scan, " ".join(hrefs)))
+    feats.update(markup_features(scan, " ".join(hrefs), np.array(scan.link_text)))
     feats.update(declared_features(html, scan))
     feats.update(listing_features(scan, hrefs))
     feats.update(url_features(url))
