@@ -35,7 +35,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter, or_
+from operator import itemgetter, methodcaller, or_
 
 import numpy as np
 
@@ -380,13 +380,11 @@ def markup_features(scan: LinkBlockScan, href_text: str, link_text: np.ndarray) 
 
 # A link that moves through a list: "next" (page), "older" (posts), "more",
 # "load / show / view / see more", 下一页 / 下页, an arrow or guillemet alone;
-# each between separators, as it stands in ``next_link``'s joined texts.
-_NEXT_WORDS = tuple(
-    f"\x1f{w}\x1f" for w in (
-        "next", "next page", "older", "older posts", "more", "load more", "show more", "view more",
-        "see more", "下一页", "下页", "›", "»", ">", ">>", "→",
-    )
-)
+# a link's whole text, stripped and lowercased.
+_NEXT_WORDS = frozenset((
+    "next", "next page", "older", "older posts", "more", "load more", "show more", "view more",
+    "see more", "下一页", "下页", "›", "»", ">", ">>", "→",
+))
 # Such a link holds at most three text units and a few characters.
 _SHORT_LINK_UNITS = 3
 _SHORT_LINK_CHARS = 24
@@ -397,9 +395,9 @@ def next_link(scan: LinkBlockScan, link_text: np.ndarray) -> bool:
 
     Only short links are read (``link_text``: the links' text units): their
     texts are cut out of the scan's text by the bucket offsets it kept (link
-    i's text is bucket 2i+1), stripped, lowercased and joined, and each word
-    is one substring search, so nothing runs per character of the page or
-    per word of its prose.
+    i's text is bucket 2i+1), stripped, lowercased and looked up in a set
+    by C-level maps, so nothing runs per character of the page or per word
+    of its prose.
     """
     ends = scan.bucket_ends
     count = min(len(link_text), len(ends) // 2)
@@ -412,56 +410,41 @@ def next_link(scan: LinkBlockScan, link_text: np.ndarray) -> bool:
     if not len(short):
         return False
     pieces = map(scan.text.__getitem__, map(slice, starts[short].tolist(), stops[short].tolist()))
-    joined = "\x1f" + "\x1f".join(map(str.strip, pieces)).lower() + "\x1f"
-    return any(word in joined for word in _NEXT_WORDS)
+    return not _NEXT_WORDS.isdisjoint(map(str.lower, map(str.strip, pieces)))
 
 
 _OG_KIND = {"article": "og_article", "website": "og_website", "product": "og_product"}
 _ARTICLE_TYPES = frozenset(t for t in _LD_CONTENT if t not in _SUBJECT_TYPES | {"Recipe", "VideoObject"})
-# A price in visible text: a currency sign before a number, or a sign after one.
+# A price in visible text: a currency sign before a number (a few blanks or
+# piece breaks apart: ``<span>$</span> <span>12</span>``), or a sign up to two
+# blanks after one (``28,33&nbsp; €``): cards often split them.
 # The pattern opens with one class of every sign, so the engine jumps from
 # sign to sign in C instead of trying every digit; the branches then look
 # around the sign.
 _PRICE_RE = re.compile(
-    r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s?\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w))"
-)
-
-
-def price_count(text: str) -> int:
-    """Prices in the visible text (``_PRICE_RE``): one pass that stops only at signs."""
-    return len(_PRICE_RE.findall(text))
-
-
-# The same prices, with a sign that may stand a few blanks or piece breaks
-# before its number or two after it (``<span>$</span> <span>12</span>``,
-# ``28,33&nbsp; €``: cards often split them); ``price_records`` counts these.
-_RECORD_PRICE_RE = re.compile(
     r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s{0,4}\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w)"
     r"|(?<=\d\s\s[€元円₽])(?!\w))"
 )
 
 
-def price_records(text: str, link_count: int) -> tuple[int, int]:
-    """(prices, records with a price) in the scan's visible ``text``.
+def price_records(scan: LinkBlockScan) -> tuple[int, int]:
+    """(prices, records with a price) in the scan's visible text.
 
     A record is one link's text or the gap after it (the scan's buckets,
     closed by ``\x1f``). Why: a shop's list page shows a price in each of
     its many product cards, while a product page shows one or two prices
-    (and a few in its related-products strip). The bucket of each price is
-    told by counting separators from the previous price: one pass in C over
-    the text, a Python step per price only.
+    (and a few in its related-products strip). Each price's bucket is found
+    by a binary search of its offset among the bucket ends the scan kept;
+    no Python step per price.
     """
-    prices = records = bucket = last = 0
-    previous = -1
-    for m in _RECORD_PRICE_RE.finditer(text):
-        at = m.start()
-        bucket += text.count("\x1f", last, at)
-        last = at
-        prices += 1
-        if bucket != previous and 1 <= bucket <= 2 * link_count:
-            records += 1
-        previous = bucket
-    return prices, records
+    at = np.fromiter(map(_MATCH_START, _PRICE_RE.finditer(scan.text)), dtype=np.int64)
+    buckets = np.searchsorted(scan.bucket_ends, at)
+    buckets = buckets[(buckets >= 1) & (buckets <= 2 * scan.link_count)]
+    records = int(np.count_nonzero(np.diff(buckets))) + 1 if len(buckets) else 0
+    return len(at), records
+
+
+_MATCH_START = methodcaller("start")
 
 
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
@@ -543,7 +526,7 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
     content_links = content_link_count(hrefs)
     links = max(scan.link_count, 1)
     empty = scan.link_text.count(0)
-    prices, priced = price_records(scan.text, scan.link_count)
+    prices, priced = price_records(scan)
     return {
         "log_prices": _log(prices),
         "log_price_records": _log(priced),
