@@ -403,51 +403,16 @@ def test_declared_features_from_the_scan_match_the_whole_page_reading():
     assert declared_features(body_og, find_link_blocks(body_og, 2, 20))["og_article"] == 0.0
 
 
-def test_price_records_count_each_link_or_gap_with_a_price_once():
-    from scrapy_contentex.core.pagetype import price_records
+def test_seeded_group_folds_keep_domains_whole_and_repeat():
+    from benchmarks.common import group_folds as common_group_folds
+    from training.train_pagetype import group_folds
 
-    cards = "".join(
-        f'<div><a href="/p/{i}">Wool hat {i}</a> <span>$</span> <span>1{i}.00</span> $9.00</div>'
-        for i in range(5)
-    )
-    # a price before the first link is in no record; two prices in one gap count once
-    scan = find_link_blocks(f"<p>From $5</p>{cards}<a href='/x'>28,33&nbsp; €</a>", 2, 20, "text")
-    prices, records = price_records(scan)
-    assert records == 6  # five gaps with prices (split sign and number) and one link
-    assert prices == 12
-    article = find_link_blocks(f"<a href='/'>Home</a><p>It costs $12 and {'words ' * 50}</p>", 2, 20, "text")
-    assert price_records(article) == (1, 1)
-
-
-@pytest.mark.parametrize(
-    ("links", "expected"),
-    [
-        (["1", "2", "3", "Next"], True),
-        (["Home", "News", "Load more"], True),
-        (["首页", "下一页"], True),
-        (["Home", "»"], True),
-        (["S", "M", "L", "XL"], False),  # shop sizes, not pager words
-        (["Read more about the council's decision to build a river park"], False),
-    ],
-)
-def test_next_link_reads_whole_short_link_texts(links, expected):
-    from scrapy_contentex.core.pagetype import next_link
-
-    html = "".join(f'<li><a href="/p{i}">{t}</a></li>' for i, t in enumerate(links))
-    scan = find_link_blocks(f"<ul>{html}</ul>", 2, 20, "text")
-    assert next_link(scan, np.array(scan.link_text)) is expected
-
-
-def test_next_word_outside_a_link_is_not_a_next_link():
-    from scrapy_contentex.core.pagetype import next_link
-
-    scan = find_link_blocks('<a href="/a">Home</a><p>more</p><a href="/b">About</a>', 2, 20, "text")
-    assert not next_link(scan, np.array(scan.link_text))
-
-
-@pytest.mark.parametrize("extra", ["", " 😀 beyond the BMP"])
-def test_bucket_ends_are_the_separators_of_the_scan_text(extra):
-    html = f'<p>Lead{extra}</p><a href="/a">One</a> mid <a href="/b">Two &amp; 2</a> tail'
-    scan = find_link_blocks(html, 2, 20, "text")
-    assert scan.bucket_ends.tolist() == [i for i, c in enumerate(scan.text) if c == "\x1f"]
-    assert len(scan.bucket_ends) == 2 * scan.link_count
+    groups = [f"site{i % 23}.example" for i in range(200)] + [f"solo{i}" for i in range(40)]
+    assert group_folds(groups).tolist() == common_group_folds(groups, 5)
+    first = group_folds(groups, 5, seed=3)
+    assert first.tolist() == group_folds(groups, 5, seed=3).tolist()
+    assert first.tolist() != group_folds(groups, 5, seed=4).tolist()
+    for g in set(groups):  # a domain never spans two folds
+        assert len({int(f) for f, h in zip(first, groups, strict=True) if h == g}) == 1
+    sizes = np.bincount(first, minlength=5)
+    assert sizes.min() > 0 and sizes.max() - sizes.min() <= 12  # balanced up to one site

@@ -233,14 +233,6 @@ def count_buckets_and_text(joined: str) -> tuple[list[int], str, str]:
     (the digit regions below, joined by ``\x1f``; the whole text when the
     regex counted it): the page-type features read prices in the text and
     dates in the digit regions, not in markup."""
-    return count_buckets_text_ends(joined)[:3]
-
-
-def count_buckets_text_ends(joined: str) -> tuple[list[int], str, str, np.ndarray]:
-    """:func:`count_buckets_and_text` and where each bucket ends in the text
-    (the offsets of its ``\x1f`` separators, which the array count finds
-    anyway): the page-type features read single links' texts through them
-    without splitting the text."""
     text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
     # Blank runs after digits and signs, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
@@ -255,12 +247,8 @@ def count_buckets_text_ends(joined: str) -> tuple[list[int], str, str, np.ndarra
         text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
     counted = _bucket_units(text)
     if counted is None:
-        ends = np.array([m.start() for m in _SEP_RE.finditer(text)], dtype=np.int64)
-        return _regex_bucket_units(text), text, text, ends
-    return counted[0], text, counted[1], counted[2]
-
-
-_SEP_RE = re.compile(_SEP)
+        return _regex_bucket_units(text), text, text
+    return counted[0], text, counted[1]
 
 
 def _regex_bucket_units(text: str) -> list[int]:
@@ -312,13 +300,12 @@ def _char_tables() -> tuple[np.ndarray, np.ndarray]:
     return classes, fold
 
 
-def _bucket_units(text: str) -> tuple[list[int], str, np.ndarray] | None:
+def _bucket_units(text: str) -> tuple[list[int], str] | None:
     """Units of each bucket of ``text`` (the visible text, separators kept) by
-    the array rules above, the digit regions' text and the offsets of the
-    bucket separators; None when the text
+    the array rules above, and the digit regions' text; None when the text
     holds a character beyond the BMP (rare: those pages take the regex path)."""
     if not text:
-        return [0], "", np.zeros(0, dtype=np.int64)
+        return [0], ""
     # UTF-16 code units are the code points when the text stays in the BMP,
     # which the length tells (a character beyond it takes two units): half
     # the bytes of UTF-32 and no pass to find the largest code point.
@@ -351,8 +338,8 @@ def _bucket_units(text: str) -> tuple[list[int], str, np.ndarray] | None:
     digit = cls == _DIGIT
     if digit.any():
         correction, regions = _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
-        return (units + correction).tolist(), regions, bucket_ends
-    return units.tolist(), "", bucket_ends
+        return (units + correction).tolist(), regions
+    return units.tolist(), ""
 
 
 def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.ndarray,
@@ -448,8 +435,7 @@ class LinkBlockScan:
     bucket opens right after its ``\x1f``). ``hrefs[i]`` is link i's href
     value as written, ``json_ld`` the content of the page's
     ``application/ld+json`` scripts, ``textareas`` the number of
-    ``<textarea>`` elements (comment and reply forms), ``bucket_ends`` the
-    offset in ``text`` of each bucket's closing ``\x1f``. The page-type features read these
+    ``<textarea>`` elements (comment and reply forms). The page-type features read these
     instead of passing over the page again.
     """
 
@@ -471,7 +457,6 @@ class LinkBlockScan:
     markup: str = field(default="", repr=False)
     json_ld: list[str] = field(default_factory=list, repr=False)
     textareas: int = 0
-    bucket_ends: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64), repr=False)
 
     @property
     def link_count(self) -> int:
@@ -659,7 +644,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         add(_SEP)
     code_gaps.append(code_gap)
     scan.markup = _PIECE.join(parts)
-    units, scan.text, scan.digit_text, scan.bucket_ends = count_buckets_text_ends(scan.markup)
+    units, scan.text, scan.digit_text = count_buckets_and_text(scan.markup)
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

@@ -35,7 +35,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter, methodcaller, or_
+from operator import itemgetter, or_
 
 import numpy as np
 
@@ -353,7 +353,7 @@ def teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
     return int(heads[record].sum() + gaps[record].sum()) / scan.text_units
 
 
-def markup_features(scan: LinkBlockScan, href_text: str, link_text: np.ndarray) -> dict[str, float]:
+def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
     """Headings, paragraphs, a reply form and pagination.
 
     Read from what the scan kept, not from the page again: headings and
@@ -374,77 +374,23 @@ def markup_features(scan: LinkBlockScan, href_text: str, link_text: np.ndarray) 
         "log_paragraphs": _log(len(tags) - headings),
         "textarea": float(scan.textareas > 0),
         "pagination": float(pagination),
-        "next_link": float(next_link(scan, link_text)),
     }
-
-
-# A link that moves through a list: "next" (page), "older" (posts), "more",
-# "load / show / view / see more", 下一页 / 下页, an arrow or guillemet alone;
-# a link's whole text, stripped and lowercased.
-_NEXT_WORDS = frozenset((
-    "next", "next page", "older", "older posts", "more", "load more", "show more", "view more",
-    "see more", "下一页", "下页", "›", "»", ">", ">>", "→",
-))
-# Such a link holds at most three text units and a few characters.
-_SHORT_LINK_UNITS = 3
-_SHORT_LINK_CHARS = 24
-
-
-def next_link(scan: LinkBlockScan, link_text: np.ndarray) -> bool:
-    """Whether a link's whole text is a "next" / "more" word (``_NEXT_WORDS``).
-
-    Only short links are read (``link_text``: the links' text units): their
-    texts are cut out of the scan's text by the bucket offsets it kept (link
-    i's text is bucket 2i+1), stripped, lowercased and looked up in a set
-    by C-level maps, so nothing runs per character of the page or per word
-    of its prose.
-    """
-    ends = scan.bucket_ends
-    count = min(len(link_text), len(ends) // 2)
-    if not count:
-        return False
-    starts = ends[0:2 * count:2] + 1
-    stops = ends[1:2 * count:2]
-    units = link_text[:count]
-    short = np.flatnonzero((units >= 1) & (units <= _SHORT_LINK_UNITS) & (stops - starts <= _SHORT_LINK_CHARS))
-    if not len(short):
-        return False
-    pieces = map(scan.text.__getitem__, map(slice, starts[short].tolist(), stops[short].tolist()))
-    return not _NEXT_WORDS.isdisjoint(map(str.lower, map(str.strip, pieces)))
 
 
 _OG_KIND = {"article": "og_article", "website": "og_website", "product": "og_product"}
 _ARTICLE_TYPES = frozenset(t for t in _LD_CONTENT if t not in _SUBJECT_TYPES | {"Recipe", "VideoObject"})
-# A price in visible text: a currency sign before a number (a few blanks or
-# piece breaks apart: ``<span>$</span> <span>12</span>``), or a sign up to two
-# blanks after one (``28,33&nbsp; €``): cards often split them.
+# A price in visible text: a currency sign before a number, or a sign after one.
 # The pattern opens with one class of every sign, so the engine jumps from
 # sign to sign in C instead of trying every digit; the branches then look
 # around the sign.
 _PRICE_RE = re.compile(
-    r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s{0,4}\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w)"
-    r"|(?<=\d\s\s[€元円₽])(?!\w))"
+    r"[$€£¥₹₩￥元円₽](?:(?<=[$€£¥₹₩￥])(?=\s?\d)|(?<=\d[€元円₽])(?!\w)|(?<=\d\s[€元円₽])(?!\w))"
 )
 
 
-def price_records(scan: LinkBlockScan) -> tuple[int, int]:
-    """(prices, records with a price) in the scan's visible text.
-
-    A record is one link's text or the gap after it (the scan's buckets,
-    closed by ``\x1f``). Why: a shop's list page shows a price in each of
-    its many product cards, while a product page shows one or two prices
-    (and a few in its related-products strip). Each price's bucket is found
-    by a binary search of its offset among the bucket ends the scan kept;
-    no Python step per price.
-    """
-    at = np.fromiter(map(_MATCH_START, _PRICE_RE.finditer(scan.text)), dtype=np.int64)
-    buckets = np.searchsorted(scan.bucket_ends, at)
-    buckets = buckets[(buckets >= 1) & (buckets <= 2 * scan.link_count)]
-    records = int(np.count_nonzero(np.diff(buckets))) + 1 if len(buckets) else 0
-    return len(at), records
-
-
-_MATCH_START = methodcaller("start")
+def price_count(text: str) -> int:
+    """Prices in the visible text (``_PRICE_RE``): one pass that stops only at signs."""
+    return len(_PRICE_RE.findall(text))
 
 
 # A date in visible text: 2014-03-08, 2014/3/8, 2014.03.08, 2014年3月.
@@ -526,10 +472,8 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
     content_links = content_link_count(hrefs)
     links = max(scan.link_count, 1)
     empty = scan.link_text.count(0)
-    prices, priced = price_records(scan)
     return {
-        "log_prices": _log(prices),
-        "log_price_records": _log(priced),
+        "log_prices": _log(price_count(scan.text)),
         "empty_link_share": empty / links,
         "log_empty_links": _log(empty),
         "log_dates": _log(date_count(scan.digit_text)),
@@ -542,10 +486,10 @@ FEATURES = (
     "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
     "big_block_share", "max_block_share", "teaser_share", "no_prose",
-    "log_headings", "log_paragraphs", "textarea", "pagination", "next_link",
+    "log_headings", "log_paragraphs", "textarea", "pagination",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
     "log_ld_products", "log_ld_articles", "ld_lists",
-    "log_prices", "log_price_records", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
+    "log_prices", "empty_link_share", "log_empty_links", "log_dates", "log_content_links",
     "content_link_share",
     *URL_FEATURES,
 )
@@ -567,7 +511,7 @@ def features_from_scan(html: str, scan: LinkBlockScan, url: str | None) -> dict[
     visible text, the markup without scripts) plus a search of the head."""
     hrefs = list(map(itemgetter(0), map(str.partition, scan.hrefs, repeat("#"))))
     feats = scan_features(scan)
-    feats.update(markup_features(scan, " ".join(hrefs), np.array(scan.link_text)))
+    feats.update(markup_features(scan, " ".join(hrefs)))
     feats.update(declared_features(html, scan))
     feats.update(listing_features(scan, hrefs))
     feats.update(url_features(url))
