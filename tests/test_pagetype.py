@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from scrapy_contentex import classify_page
@@ -400,3 +401,18 @@ def test_declared_features_from_the_scan_match_the_whole_page_reading():
     body_og = '<html><body><div><meta property="og:type" content="article"></div></body></html>'
     assert declared_features(body_og)["og_article"] == 1.0
     assert declared_features(body_og, find_link_blocks(body_og, 2, 20))["og_article"] == 0.0
+
+
+def test_seeded_group_folds_keep_domains_whole_and_repeat():
+    from benchmarks.common import group_folds as common_group_folds
+    from training.train_pagetype import group_folds
+
+    groups = [f"site{i % 23}.example" for i in range(200)] + [f"solo{i}" for i in range(40)]
+    assert group_folds(groups).tolist() == common_group_folds(groups, 5)
+    first = group_folds(groups, 5, seed=3)
+    assert first.tolist() == group_folds(groups, 5, seed=3).tolist()
+    assert first.tolist() != group_folds(groups, 5, seed=4).tolist()
+    for g in set(groups):  # a domain never spans two folds
+        assert len({int(f) for f, h in zip(first, groups, strict=True) if h == g}) == 1
+    sizes = np.bincount(first, minlength=5)
+    assert sizes.min() > 0 and sizes.max() - sizes.min() <= 12  # balanced up to one site
