@@ -264,8 +264,11 @@ def child(base: str, workers: str, out: str) -> None:
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(SiteSpider)
     urls: list[str] = []
+    first: list[float] = []
 
     def scraped(item, **kwargs) -> None:  # a named function: signals hold weak references
+        if not urls:
+            first.append(time.perf_counter())
         urls.append(item["url"] if isinstance(item, dict) else item.url)
 
     crawler.signals.connect(scraped, signal=signals.item_scraped)
@@ -276,7 +279,7 @@ def child(base: str, workers: str, out: str) -> None:
     stats = crawler.stats.get_stats()
     own = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
-                      "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
+                      "first_item": first[0] - started if first else None, "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
                       "failed": {k: v for k, v in stats.items()
                                  if k.startswith("contentex/failed/")}}))
 
@@ -366,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
     header = (f"{'crawl':32} {'responses':>9} {'items':>6} {'every content page':>18} {'pages/s':>8} "
               f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
-              f"{'together':>9}")
+              f"{'together':>9} {'1st item s':>10}")
     print(header)
     best: dict[str, float] = {}
     best_items: dict[str, float] = {}
@@ -383,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
                 complete_txt = "-"
             else:
                 complete_txt = "yes" if not missing else f"NO ({len(missing)} missing)"
+            first_txt = "-" if run["first_item"] is None else f"{run['first_item']:.2f}"
             if config != "bare" and ratio is not None:
                 best[config] = max(best.get(config, 0.0), ratio)
             if config not in ("bare", "items") and "items" in runs:
@@ -394,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
                   f"{run['server_cpu']:>12.2f} "
                   f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
-                  f"{run['peak']['total'] / 1024:>9.0f}")
+                  f"{run['peak']['total'] / 1024:>9.0f} {first_txt:>10}")
             if run["failed"]:
                 print(f"{'':32} failures: {run['failed']}")
     for config, ratio in best.items():
