@@ -114,7 +114,7 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
     if isinstance(data, str):
         text = data
     else:
-        if not data or not data.strip():
+        if not data or data.isspace():  # (strip() would copy the whole body to say so)
             raise EmptyDocumentError("empty body")
         if looks_binary(data):
             raise NotHtmlError("binary body (not HTML)")
@@ -122,7 +122,7 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
         bom_enc, bom = read_bom(data)
         body = data[len(bom):] if bom_enc else data
         text = body.decode(encoding, errors="replace")
-    if not text.strip():
+    if not text or text.isspace():
         raise EmptyDocumentError("empty body")
     return text
 
@@ -220,7 +220,7 @@ def _parsed(text: str) -> tuple[lxml_html.HtmlElement, bytes]:
     if not text or text.isspace():
         raise EmptyDocumentError("empty document")
     data = _parser_input(text)
-    if not data.strip():
+    if not data or data.isspace():
         raise EmptyDocumentError("empty document")
     try:
         root, too_deep = _parse(data)
