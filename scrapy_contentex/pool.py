@@ -135,10 +135,18 @@ def _inject_fault(fault: str | None, args: tuple) -> None:
         time.sleep(3600)
 
 
-def _idle(fd: int) -> bool:
-    """No task waiting on ``fd``. The parent sends a task only after reading the
-    previous answer, so nothing can sit unread in the stdin buffer: the pipe tells."""
-    return not select.select([fd], [], [], 0)[0]
+# How long a worker waits for a task before it takes a warm-up step: the parent
+# sends the first task only after reading "ready" (a pending task would
+# otherwise find the worker in a step it began a moment before), and a crawl
+# in full swing sends the next task well within this.
+WARM_IDLE = 0.05
+
+
+def _idle(fd: int, wait: float = WARM_IDLE) -> bool:
+    """No task arrived on ``fd`` within ``wait`` seconds. The parent sends a task
+    only after reading the previous answer, so nothing can sit unread in the
+    stdin buffer: the pipe tells."""
+    return not select.select([fd], [], [], wait)[0]
 
 
 def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
@@ -156,8 +164,8 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
 
     stdout carries the frames only, so anything a library prints goes to stderr.
     Ends when the parent closes stdin. With ``warm``, the worker loads its
-    models on made-up pages while no task waits (a step at a time, checking
-    for a task between steps): a crawl fetches its first content pages
+    models on made-up pages when no task came for ``WARM_IDLE`` seconds (a
+    step at a time, checking again before each): a crawl fetches its first content pages
     through index pages, and the worker would otherwise load them on the
     first article or product.
     """
