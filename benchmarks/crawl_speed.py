@@ -17,7 +17,9 @@ add-on); "plain items", the same spider with a callback that yields a
 the feed cost a crawl that has items at all, which the bare crawl has not);
 then with ``ADDONS = {"scrapy_contentex.Addon": 500}`` for each
 ``--workers`` value (``CONTENTEX_WORKERS``; ``default`` = the add-on's
-default, one per CPU minus one). Figures:
+default, one per CPU minus one; ``default:cold`` = the same workers without
+their warm-up, which loads the models while the first pages download).
+Figures:
 
 - pages/s: responses / wall seconds of the crawl (``CrawlerProcess.start``,
   worker start and stop included); the ratio to the bare crawl of the same
@@ -46,7 +48,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from scrapy_contentex.pool import rss_kb
+from scrapy_contentex.pool import WARM_ENV, rss_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 PER_LIST = 20
@@ -254,13 +256,19 @@ def child(base: str, workers: str, out: str) -> None:
                 "FEEDS": {out: {"format": "jsonlines"}}}
     if workers not in ("bare", "items"):
         settings["ADDONS"] = {"scrapy_contentex.Addon": 500}
+        workers, _, cold = workers.partition(":")
+        if cold:  # "N:cold": workers that load their models on their first pages
+            os.environ[WARM_ENV] = "0"
         if workers != "default":
             settings["CONTENTEX_WORKERS"] = int(workers)
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(SiteSpider)
     urls: list[str] = []
+    first: list[float] = []
 
     def scraped(item, **kwargs) -> None:  # a named function: signals hold weak references
+        if not urls:
+            first.append(time.perf_counter())
         urls.append(item["url"] if isinstance(item, dict) else item.url)
 
     crawler.signals.connect(scraped, signal=signals.item_scraped)
@@ -271,7 +279,7 @@ def child(base: str, workers: str, out: str) -> None:
     stats = crawler.stats.get_stats()
     own = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
-                      "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
+                      "first_item": first[0] - started if first else None, "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
                       "failed": {k: v for k, v in stats.items()
                                  if k.startswith("contentex/failed/")}}))
 
@@ -332,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="runs of each configuration")
     parser.add_argument("--workers", nargs="+", default=["default", "0"],
                         help="CONTENTEX_WORKERS values to run with the add-on ('default' = "
-                        "the add-on's default)")
+                        "the add-on's default; 'N:cold' = N workers without their warm-up)")
     parser.add_argument("--memory", action="store_true",
                         help="memory run: only the add-on with default workers (no bare crawl)")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
@@ -359,9 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"generated site: {len(expected)} content pages ({site.articles} articles, "
           f"{site.products} products) + section/category pages; {args.rounds} round(s); "
           f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
-    header = (f"{'crawl':28} {'responses':>9} {'items':>6} {'every content page':>18} {'pages/s':>8} "
+    header = (f"{'crawl':32} {'responses':>9} {'items':>6} {'every content page':>18} {'pages/s':>8} "
               f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
-              f"{'together':>9}")
+              f"{'together':>9} {'1st item s':>10}")
     print(header)
     best: dict[str, float] = {}
     best_items: dict[str, float] = {}
@@ -378,20 +386,21 @@ def main(argv: list[str] | None = None) -> int:
                 complete_txt = "-"
             else:
                 complete_txt = "yes" if not missing else f"NO ({len(missing)} missing)"
+            first_txt = "-" if run["first_item"] is None else f"{run['first_item']:.2f}"
             if config != "bare" and ratio is not None:
                 best[config] = max(best.get(config, 0.0), ratio)
             if config not in ("bare", "items") and "items" in runs:
                 plain = runs["items"][i]
                 best_items[config] = max(best_items.get(config, 0.0),
                                          rate / (plain["responses"] / plain["elapsed"]))
-            print(f"{label[:28]:28} {run['responses']:>9} {len(run['urls']):>6} "
+            print(f"{label[:32]:32} {run['responses']:>9} {len(run['urls']):>6} "
                   f"{complete_txt:>18} {rate:>8.1f} "
                   f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
                   f"{run['server_cpu']:>12.2f} "
                   f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
-                  f"{run['peak']['total'] / 1024:>9.0f}")
+                  f"{run['peak']['total'] / 1024:>9.0f} {first_txt:>10}")
             if run["failed"]:
-                print(f"{'':28} failures: {run['failed']}")
+                print(f"{'':32} failures: {run['failed']}")
     for config, ratio in best.items():
         print(f"best ratio of pages/s to the bare crawl of the same round, {config_name(config)}: "
               f"{ratio:.2f}x" + ("" if config == "items" else " (target >= 0.9x)"))

@@ -10,10 +10,13 @@ the decoded page text, as a crawl hands it over.
 
 Timing: CPU time (``time.process_time``, which other load on a shared
 machine disturbs far less than wall time), warm (one untimed pass first),
-the sides interleaved page by page, best of ``--passes`` passes. The cold
-first call (a fresh process: imports, shipped models, jieba's dictionary on
-a Chinese page) is measured apart, in subprocesses, and shown as a multiple
-of the same call warm.
+the sides interleaved page by page in an order that alternates from page to
+page (each side runs after itself and after the other equally often: a call
+right after a different workload finds the CPU caches filled by it, about 8%
+dearer for a classification, see ``common.race``), best of ``--passes``
+passes. The cold first call (a fresh process: imports, shipped models,
+jieba's dictionary on a Chinese page) is measured apart, in subprocesses,
+and shown as a multiple of the same call warm.
 
 ``--steps`` splits the warm ``extract_article`` call on the article pages
 into its steps (parse, page blocks, lines and their features, the line
@@ -208,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
          ms(cls["lxml"], len(typed)),
          "yes" if cls["ours"] <= 1.5 * cls["lxml"] else "no"],
     ]
-    print(f"CPU time, warm, best of {args.passes} passes, sides interleaved page by page "
+    print(f"CPU time, warm, best of {args.passes} passes, sides interleaved page by page, order alternating "
           f"(--limit {args.limit or 'all'} pages per set)")
     print(f"articles: {', '.join(ARTICLE_SETS)}; products: {', '.join(PRODUCT_SETS)}; "
           f"page type: {', '.join(PAGETYPE_SETS)}")

@@ -14,8 +14,10 @@ for the next task.
 Callers get :class:`concurrent.futures.Future` objects; the Scrapy glue wraps
 them for asyncio or Twisted and bounds how many are in flight.
 
-No Scrapy import: the workers import only ``scrapy_contentex.work``. They
-load models and jieba lazily, as the crawl process does. Preloading jieba
+No Scrapy import: the workers import only ``scrapy_contentex.work``. A new
+worker loads the models while it waits for its first tasks (``warm``: it
+runs two made-up pages, a step at a time, and stops warming as soon as a
+task arrives); jieba loads lazily, on the first Chinese page. Preloading jieba
 would cost each worker about 0.75 s of CPU and 130 MB (measured: dictionary
 plus part-of-speech tables) even on crawls where no page needs it, and save
 nothing where one does (it loads once per worker either way).
@@ -48,6 +50,9 @@ DEFAULT_FUNCTION = "scrapy_contentex.work:process_page"
 # contains FAULT_MARKER. Unset in normal use.
 FAULT_ENV = "CONTENTEX_WORKER_TEST_FAULT"
 FAULT_MARKER = b"contentex-test-fault"
+# "0" turns the workers' warm-up off (for measuring what it brings; see
+# benchmarks.crawl_speed). Unset in normal use: workers warm up.
+WARM_ENV = "CONTENTEX_WORKER_WARM"
 START_TIMEOUT = 120.0  # a worker that is not ready by then counts as crashed
 
 _HEADER = struct.Struct("!Q")
@@ -130,11 +135,39 @@ def _inject_fault(fault: str | None, args: tuple) -> None:
         time.sleep(3600)
 
 
-def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None) -> None:
+# How long a worker waits for a task before it takes a warm-up step: the parent
+# sends the first task only after reading "ready" (a pending task would
+# otherwise find the worker in a step it began a moment before), and a crawl
+# in full swing sends the next task well within this.
+WARM_IDLE = 0.05
+
+
+def _idle(fd: int, wait: float = WARM_IDLE) -> bool:
+    """No task arrived on ``fd`` within ``wait`` seconds. The parent sends a task
+    only after reading the previous answer, so nothing can sit unread in the
+    stdin buffer: the pipe tells."""
+    return not select.select([fd], [], [], wait)[0]
+
+
+def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
+    """The default function's warm-up steps (``work.warm_up_steps``); none for another."""
+    if function != DEFAULT_FUNCTION:
+        return []
+    from .work import warm_up_steps
+
+    return warm_up_steps()
+
+
+def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
+                warm: bool = False) -> None:
     """Loop of one worker process: frames of pickled args in, pickled results out.
 
     stdout carries the frames only, so anything a library prints goes to stderr.
-    Ends when the parent closes stdin.
+    Ends when the parent closes stdin. With ``warm``, the worker loads its
+    models on made-up pages when no task came for ``WARM_IDLE`` seconds (a
+    step at a time, checking again before each): a crawl fetches its first content pages
+    through index pages, and the worker would otherwise load them on the
+    first article or product.
     """
     # Ctrl-C in the terminal reaches the whole process group: the crawl then
     # stops gracefully and still needs its workers; it ends them by closing stdin.
@@ -144,7 +177,15 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None) -> N
     stdin = sys.stdin.buffer
     func = _resolve(function)
     _write_frame(out, pickle.dumps(("ready", os.getpid())))
-    while (frame := _read_frame(stdin)) is not None:
+    steps = _warm_up_steps(function) if warm else []
+    while True:
+        while steps and _idle(stdin.fileno()):
+            try:
+                steps.pop(0)()
+            except Exception as exc:  # a warm-up failure costs only the warm-up
+                print(f"contentex worker: warm-up step failed: {exc!r}", file=sys.stderr)
+        if (frame := _read_frame(stdin)) is None:
+            break
         args = pickle.loads(frame)
         _inject_fault(fault, args)
         try:
@@ -159,13 +200,13 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None) -> N
 class _Worker:
     """One child process and the pipe ends the parent holds."""
 
-    def __init__(self, function: str, fault: str | None) -> None:
+    def __init__(self, function: str, fault: str | None, warm: bool = False) -> None:
         env = dict(os.environ)
         # Import the same scrapy_contentex as the parent, wherever it lives.
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
         code = ("from scrapy_contentex.pool import worker_main; "
-                f"worker_main({function!r}, {fault!r})")
+                f"worker_main({function!r}, {fault!r}, {warm!r})")
         self.proc = subprocess.Popen(
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             env=env, bufsize=0)
@@ -223,12 +264,14 @@ class WorkerPool:
     middleware waits on a semaphore of ``max_in_flight``). ``timeout`` is per
     task, in seconds (None = no limit). ``max_tasks`` restarts a worker after
     that many tasks (0 = never), which caps memory that a long crawl could
-    otherwise fragment.
+    otherwise fragment. ``warm`` (default: on, unless the environment sets
+    ``CONTENTEX_WORKER_WARM=0``) lets each new worker load the models while
+    it has no task.
     """
 
     def __init__(self, size: int, timeout: float | None = None,
                  function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
-                 fault: str | None = None) -> None:
+                 fault: str | None = None, warm: bool | None = None) -> None:
         if size < 1:
             raise ValueError(f"pool size must be >= 1, not {size}")
         self.size = size
@@ -236,6 +279,7 @@ class WorkerPool:
         self.function = function
         self.max_tasks = max_tasks
         self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
+        self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
         self.restarts = 0
         self.peak_rss_kb = 0
         self._tasks: queue.SimpleQueue[tuple[Future, tuple] | None] = queue.SimpleQueue()
@@ -288,7 +332,7 @@ class WorkerPool:
     # -- one thread per worker ---------------------------------------------
 
     def _start(self, slot: int) -> _Worker:
-        worker = _Worker(self.function, self.fault)
+        worker = _Worker(self.function, self.fault, self.warm)
         frame = None
         try:
             frame = worker.read(time.monotonic() + START_TIMEOUT)

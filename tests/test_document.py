@@ -1,10 +1,14 @@
 """Decoding and parsing: the bytes-to-tree step every extractor relies on."""
 
 import pytest
+from lxml import etree
 
 from scrapy_contentex.core.document import (
+    WALKED_TAGS,
     Document,
+    TaggedElements,
     as_document,
+    body_of,
     decode_html,
     detect_encoding,
     flatten_nesting,
@@ -105,3 +109,38 @@ def test_document_parses_once_and_fresh_tree_is_private():
     assert "hello" in doc.tree.text_content()
     assert as_document(doc) is doc
     assert as_document("<p>x</p>", url="u").url == "u"
+
+
+def test_tagged_elements_match_separate_walks():
+    html = ("<html><head><title>T</title><meta name='a' content='1'><link rel='x' href='/s'>"
+            "<script>var a</script></head><body><h2>B</h2><h1>A</h1><form><input type='submit'>"
+            "<button>Buy</button></form><link href='http://schema.org/InStock'>"
+            "<svg><title>icon</title></svg></body></html>")
+    doc = Document(html)
+    tagged = doc.tagged
+    tree, body = doc.tree, body_of(doc.tree)
+    for tags in (("script",), ("meta",), ("h1", "h2", "h3"), ("link", "button", "input", "form")):
+        assert tagged.tags(*tags) == list(tree.iter(*tags))
+        assert tagged.tags(*tags, in_body=True) == list(body.iter(*tags))
+    assert [el.get("href") for el in tagged.tags("link", in_body=True)] == ["http://schema.org/InStock"]
+    assert tagged.title() == tree.findtext(".//title") == "T"
+    assert doc._scripts_and_metas == (tagged.tags("script"), tagged.tags("meta"))
+    with pytest.raises(ValueError):
+        tagged.tags("table")
+
+
+def test_tagged_title_is_empty_or_absent_like_findtext():
+    for html in ("<html><head><title></title></head><body><p>x</p></body></html>",
+                 "<html><body><p>x</p></body></html>"):
+        tree = Document(html).tree
+        assert Document(html).tagged.title() == tree.findtext(".//title")
+
+
+def test_tagged_elements_after_the_body_are_not_taken_for_the_body():
+    # a tree built by hand may hold elements after <body>: the body's own are walked apart
+    tree = parse_html("<html><body><h1>In</h1></body></html>")
+    after = etree.SubElement(tree, "h1")
+    after.text = "After"
+    tagged = TaggedElements(tree, body_of(tree), WALKED_TAGS)
+    assert [el.text for el in tagged.tags("h1")] == ["In", "After"]
+    assert [el.text for el in tagged.tags("h1", in_body=True)] == ["In"]

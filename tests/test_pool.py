@@ -34,9 +34,16 @@ from scrapy.utils.misc import build_from_crawler
 from scrapy_contentex.items import Article, Page, Product
 from scrapy_contentex.middlewares import META_PAGE_TYPE, ContentexWorkerMiddleware
 from scrapy_contentex.pipelines import ContentexPipeline
-from scrapy_contentex.pool import FAULT_ENV, FAULT_MARKER, WorkerCrashed, WorkerPool, WorkerTimeout
+from scrapy_contentex.pool import (
+    FAULT_ENV,
+    FAULT_MARKER,
+    WARM_ENV,
+    WorkerCrashed,
+    WorkerPool,
+    WorkerTimeout,
+)
 from scrapy_contentex.settings import ContentexSettings
-from scrapy_contentex.work import WorkSettings, process_page
+from scrapy_contentex.work import WorkSettings, process_page, warm_up_steps
 
 RUNNER = ROOT / "example_project" / "run.py"
 FAULTY = ARTICLE_EN.replace("<footer>", f"<!-- {FAULT_MARKER.decode()} --><footer>")
@@ -56,6 +63,31 @@ def test_pool_result_equals_in_process_result():
     assert isinstance(remote[0].item, Article) and isinstance(remote[1].item, Product)
     assert remote[0].item.headline == "Ferry Timetable Changes for Winter"
     assert all(r.doc is None for r in remote)  # no tree crosses the process boundary
+
+
+def test_warm_and_cold_workers_give_the_same_results():
+    """A worker warms up on made-up pages while idle; its answers do not change."""
+    results = {}
+    for warm in (True, False):
+        with WorkerPool(1, timeout=30, warm=warm) as pool:
+            assert pool.warm is warm
+            results[warm] = [pool.submit(*task(html)).result(timeout=60)
+                             for html in (ARTICLE_EN, PRODUCT_EN, INDEX_EN)]
+    assert [r.item for r in results[True]] == [r.item for r in results[False]]
+    assert [r.label for r in results[True]] == ["content", "content", "index"]
+
+
+def test_warm_up_steps_extract_an_article_and_a_product():
+    article, product = (step() for step in warm_up_steps())
+    assert isinstance(article.item, Article) and article.item.articleBody and not article.error
+    assert isinstance(product.item, Product) and product.item.price == "45" and not product.error
+
+
+def test_warm_up_is_off_when_the_environment_says_so(monkeypatch):
+    monkeypatch.setenv(WARM_ENV, "0")
+    with WorkerPool(1, timeout=30) as pool:
+        assert pool.warm is False
+        assert pool.submit(*task(ARTICLE_EN)).result(timeout=60).label == "content"
 
 
 def test_crashed_worker_fails_its_task_only_and_is_replaced():

@@ -30,7 +30,7 @@ from lxml import html as lxml_html
 from lxml.html import HtmlElement
 
 from .description import described_section, meta_description, prose_after
-from .document import Document, body_of
+from .document import Document, TaggedElements, body_of
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .metadata import markup_authors
 from .price import (
@@ -632,15 +632,15 @@ def _price_after_heading(leaves: list, heading: HtmlElement | None, ctx: PageCon
 _FIRST_TEXT = lxml_etree.XPath("descendant::text()[normalize-space()][1]")
 
 
-def _product_heading(body: HtmlElement, tree: HtmlElement, meta: dict[str, str]) -> HtmlElement | None:
+def _product_heading(tagged: TaggedElements, meta: dict[str, str]) -> HtmlElement | None:
     """The page's <h1> that names the product: the first whose text opens in the title.
 
     Shops head some pages with a banner <h1> ("COVID-19 policies") before the
     product's; the title names the product. Without a match, the first <h1>.
     """
-    title = " ".join(t.lower() for t in (tree.findtext(".//title"), meta.get("og:title")) if t)
+    title = " ".join(t.lower() for t in (tagged.title(), meta.get("og:title")) if t)
     first = None
-    for count, el in enumerate(body.iter("h1")):
+    for count, el in enumerate(tagged.tags("h1", in_body=True)):
         if count >= 5:
             break
         first = first if first is not None else el
@@ -781,7 +781,7 @@ def _stock_matches(leaves: list, max_len: int = 80):
 _COUNT_NOTE_RE = re.compile(r"[(（\[][^()（）\[\]]{0,30}\d[^()（）\[\]]{0,30}[)）\]]")
 
 
-def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None = None) -> str | None:
+def _visible_availability(tagged: TaggedElements, leaves: list, rails: _Rails | None = None) -> str | None:
     """Stock phrases in short texts, then add-to-cart buttons as in-stock evidence.
 
     Only short texts count (a stock badge, not an FAQ paragraph mentioning
@@ -803,8 +803,8 @@ def _visible_availability(body: HtmlElement, leaves: list, rails: _Rails | None 
         if owner is None or _in_link(owner) or _hidden(owner) or rails.holds(owner):
             continue
         return "OutOfStock" if availability_from_text(leaf) == "OutOfStock" else "InStock"
-    # One walk in C for the four tags (two XPath unions walked the tree three times).
-    found = list(body.iter("link", "button", "input", "form"))
+    # From the page's one walk for tags (two XPath unions walked the tree three times).
+    found = tagged.tags("link", "button", "input", "form", in_body=True)
     for link in found:
         if link.tag == "link" and "schema.org" in (link.get("href") or ""):
             avail = normalize_availability(link.get("href"))
@@ -1121,7 +1121,7 @@ _TITLE_SEGMENT_RE = re.compile(r"\s+[|｜–—-]\s+|\s*[|｜]\s*")
 _HAS_LETTER_RE = re.compile(r"[^\W\d_]")
 
 
-def _brand_before_name(name: str, tree: HtmlElement, meta: dict[str, str], url: str | None) -> str | None:
+def _brand_before_name(name: str, title: str | None, meta: dict[str, str], url: str | None) -> str | None:
     """The words a title puts before the heading's name: "ONLY Leather Look Shirt" -> "ONLY".
 
     Fashion and retail shops head the page with the bare name and title it
@@ -1133,7 +1133,7 @@ def _brand_before_name(name: str, tree: HtmlElement, meta: dict[str, str], url: 
     """
     site = " ".join(filter(None, (meta.get("og:site_name"), urlsplit(url).hostname if url else None))).lower()
     low_name = name.lower()
-    for ref in (tree.findtext(".//title"), meta.get("og:title"), meta.get("twitter:title")):
+    for ref in (title, meta.get("og:title"), meta.get("twitter:title")):
         for segment in _TITLE_SEGMENT_RE.split(normalize_space(ref or "")):
             at = segment.lower().find(low_name)
             if at <= 0 or at + len(low_name) != len(segment):
@@ -1188,9 +1188,10 @@ def _name_from_page(doc: Document, tree: HtmlElement, props: list[dict[str, str]
     """
     if meta is None:
         meta = meta_tags(tree)
-    refs = [normalize_space(t) for t in (tree.findtext(".//title"), meta.get("og:title")) if t]
+    tagged = doc.tagged
+    refs = [normalize_space(t) for t in (tagged.title(), meta.get("og:title")) if t]
     best: tuple[tuple[bool, int], str] | None = None
-    for count, el in enumerate(tree.iter("h1", "h2", "h3")):
+    for count, el in enumerate(tagged.tags("h1", "h2", "h3")):
         if count > 40:
             break
         text = _own_text(el)
@@ -1313,15 +1314,15 @@ def _plain(text: str | None) -> str | None:
         return text
 
 
-def _page_description(tree: HtmlElement, leaves: list, heading: HtmlElement | None, name: str | None,
-                      meta: dict[str, str], url: str | None) -> str | None:
+def _page_description(tree: HtmlElement, title: str | None, leaves: list, heading: HtmlElement | None,
+                      name: str | None, meta: dict[str, str], url: str | None) -> str | None:
     """The description a page shows when its structured data gives none.
 
     The text under a description heading or tab first; then a meta
     description that names the product (a site's slogan does not); then the
     first paragraph of prose after the product's heading.
     """
-    title = tree.findtext(".//title") or meta.get("og:title")
+    title = title or meta.get("og:title")
     text = described_section(tree, leaves) or meta_description(meta, name, title, url)
     if text is None and heading is not None:
         start = _heading_leaf(leaves, heading, len(leaves))
@@ -1393,6 +1394,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
     """
     tree = doc.tree
+    tagged = doc.tagged  # one walk for the tags the scans below read (scripts and metas too)
     objects = document_objects(doc)  # shared with the kind guess: read, never change
     meta = doc.meta  # shared too
     declared_lang = next((_str(o.get("inLanguage")) for o in objects if o.get("inLanguage")), None)
@@ -1406,7 +1408,6 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
             if out.get(key) is None and value:
                 out[key] = value
 
-    body = body_of(tree)
     leaves = body_leaves(doc)  # shared with the kind guess
     params = RecordParams(extra_attributes=list(extra_attributes or []))
     props = list(document_records(doc, params).properties)  # a copy: an author may be added
@@ -1426,12 +1427,12 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
         out["sku"] = _labelled_code(pairs) or out["sku"]
     if not out["sku"]:
         out["sku"] = _sku_from_url(doc.url, leaves)
-    heading = _product_heading(body, tree, meta)
+    heading = _product_heading(tagged, meta)
     rails = _Rails()  # rails of other products: their prices and stock are not this one's
     _fill_prices(out, leaves, props, ctx, heading, rails)
 
     if not out["availability"]:
-        out["availability"] = _visible_availability(body, leaves, rails)
+        out["availability"] = _visible_availability(tagged, leaves, rails)
     if not out["availability"] and out["price"]:
         # A shop shows a price for what it sells; sold-out pages say so, and
         # that was looked for above. Price without any stock word: in stock.
@@ -1441,9 +1442,10 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     if not out["brand"]:
         out["brand"] = _marked_brand(heading)
     if not out["brand"] and out["name"]:
-        out["brand"] = _brand_before_name(out["name"], tree, meta, doc.url)
+        out["brand"] = _brand_before_name(out["name"], tagged.title(), meta, doc.url)
     if not out["description"]:
-        out["description"] = _page_description(tree, leaves, heading, out["name"], meta, doc.url)
+        out["description"] = _page_description(tree, tagged.title(), leaves, heading, out["name"], meta,
+                                               doc.url)
     bookish = any(_BOOK_LABEL_RE.search(p["name"]) for p in props) or any(
         "Book" in types_of(o) for o in objects)
     if bookish and not any(p["name"].lower() in ("author", "作者", "authors") for p in props):
