@@ -758,12 +758,14 @@ def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBl
     if params.read_noscript:
         return pb
     shown = pb.total_tokens[0] if pb.total_tokens else 0
-    noscripts = list(root.iter("noscript"))
-    if not noscripts:
+    if "noscript" not in pb.tags:  # the scan registered them (dead): no second tree walk
         return pb
     if shown >= NOSCRIPT_PAGE_TOKENS:
-        hidden = sum(len(TOKEN_RE.findall(" ".join(el.itertext()))) for el in noscripts)
-        if hidden < NOSCRIPT_SHARE * shown:
+        els = pb.els
+        noscript = " ".join(t for i in compress(range(len(els)), map("noscript".__eq__, pb.tags))
+                            for t in els[i].itertext())
+        # A token is at least a character: most pages stop at the length test.
+        if len(noscript) < NOSCRIPT_SHARE * shown or len(TOKEN_RE.findall(noscript)) < NOSCRIPT_SHARE * shown:
             return pb
     scripted = PageBlocks(root, replace(params, read_noscript=True))
     return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
