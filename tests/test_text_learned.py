@@ -183,6 +183,20 @@ def test_a_page_shown_only_in_noscript_is_read_from_there():
     assert PARAGRAPHS[0] in ordinary and "enable JavaScript" not in ordinary
 
 
+def test_a_noscript_copy_that_outweighs_the_shown_text_is_read():
+    # The script shell shows a header and a notice of some 40 words; the
+    # crawler copy of the thread in <noscript> holds several times more.
+    notice = ("<div class='banner'><p>" + "We use cookies and similar tools to run this community, "
+              "to remember your settings and to measure how the pages are used by our visitors. "
+              "You can change your choices at any time in the settings of your account page.</p></div>")
+    page = DISCOURSE_LIKE.replace('<section id="main"></section>', notice)
+    text = learned.extract(Document(page))
+    for post in POSTS:
+        assert post in text
+    shell = page.replace("<noscript>", "<noscript><!--").replace("</noscript>", "--></noscript>")
+    assert POSTS[0] not in learned.extract(Document(shell))
+
+
 def test_repeated_lines_are_kept_once_unless_quoted():
     lines = ["Blue Mug", "A mug.", "Blue Mug", "Quoted reply text here.", "Quoted reply text here."]
     assert combined.drop_repeats(lines, set()) == ["Blue Mug", "A mug.", "Quoted reply text here."]

@@ -743,27 +743,41 @@ class PageBlocks:
 
 
 def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBlocks:
-    """The page's blocks; from its <noscript> copy when the page shows no text without script.
+    """The page's blocks; from its <noscript> copy when that copy is most of the page's text.
 
     Sites rendered by script (Discourse forums, many shops) serve the page
     for crawlers inside <noscript>: with scripting off, as a crawler reads
-    it, that copy is the page.  It is read only when the page shows almost
-    nothing else, so ordinary pages keep ignoring their "enable JavaScript"
-    notices.
+    it, that copy is the page.  It is read when the page shows almost
+    nothing else, or when the <noscript> text outweighs the shown text
+    ``NOSCRIPT_SHARE`` to one (a script-rendered thread whose crawler copy
+    sits beside a header and a cookie notice), so ordinary pages keep
+    ignoring their "enable JavaScript" notices and tracking-pixel fallbacks.
     """
     params = params or RegionParams()
     pb = PageBlocks(root, params)
-    if pb.total_tokens and pb.total_tokens[0] >= NOSCRIPT_PAGE_TOKENS or params.read_noscript:
+    if params.read_noscript:
         return pb
-    if next(root.iter("noscript"), None) is None:
+    shown = pb.total_tokens[0] if pb.total_tokens else 0
+    if "noscript" not in pb.tags:  # the scan registered them (dead): no second tree walk
         return pb
+    if shown >= NOSCRIPT_PAGE_TOKENS:
+        els = pb.els
+        noscript = " ".join(t for i in compress(range(len(els)), map("noscript".__eq__, pb.tags))
+                            for t in els[i].itertext())
+        # A token is at least a character: most pages stop at the length test.
+        if len(noscript) < NOSCRIPT_SHARE * shown or len(TOKEN_RE.findall(noscript)) < NOSCRIPT_SHARE * shown:
+            return pb
     scripted = PageBlocks(root, replace(params, read_noscript=True))
-    return scripted if scripted.total_tokens and scripted.total_tokens[0] > (
-        pb.total_tokens[0] if pb.total_tokens else 0) else pb
+    return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
 
 
 #: Below this many visible tokens a page "shows nothing" (see page_blocks).
 NOSCRIPT_PAGE_TOKENS = 30
+#: ...or its <noscript> text is this many times the shown text (see page_blocks):
+#: measured, script-rendered threads carry 1.8 to 57 times the shown text
+#: there; pages whose <noscript> repeats a part of the page (a second copy
+#: of a post, an image gallery's captions) about as much as they show.
+NOSCRIPT_SHARE = 1.5
 _SCRIPTED_DEAD_TAGS = DEAD_TAGS - {"noscript"}
 _DIGITS_RE = re.compile(r"\d+")
 _ASCII_WORDS_RE = re.compile(r"\w+")
