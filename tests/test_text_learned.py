@@ -151,6 +151,21 @@ def test_context_reads_the_template_and_the_sections_of_a_line():
     # A post holds a link list (its buttons), the message itself is prose.
     assert 0.0 < ctx[post, col("up1_link_lists")] < 0.5
     assert ctx[post, col("tokens_vs_median")] > 1.0
+    # The page's kept share: the strong post's tokens over the page's.
+    tok = lines.features[:, FEATURE_NAMES.index("line_tokens")] + 1.0
+    assert ctx[0, col("page_kept_share")] == pytest.approx(tok[post] / tok.sum())
+
+
+@pytest.mark.parametrize("opening", ["<div role='dialog'>", "<div aria-modal='true' class='x'>", "<dialog open>"])
+def test_lines_inside_a_dialog_are_marked(opening):
+    closing = "</dialog>" if opening.startswith("<dialog") else "</div>"
+    banner = f"{opening}<p>We use cookies to run this site; accept them or change your choices.</p>{closing}"
+    doc = Document(ENGLISH_ARTICLE.replace("<body>", "<body>" + banner))
+    lines = page_lines(PageBlocks(doc.tree, combined.Params().region), combined.Params())
+    col = FEATURE_NAMES.index("in_dialog")
+    notice = next(k for k, text in enumerate(lines.texts) if text.startswith("We use cookies"))
+    assert lines.features[notice, col] == 1.0
+    assert lines.features[lines.texts.index(PARAGRAPHS[0]), col] == 0.0
 
 
 def test_empty_and_deep_pages():

@@ -17,8 +17,10 @@ makes of the page (the rules become one voice among the features):
 * share of the page's tokens, link density and subtree score of the
   ancestors 1-4 levels up (seed 003's subtree weight; seed 001's link
   table grows upward the same way);
-* boilerplate and main-text class/id vocabulary, hidden markup, and the
-  enclosing tags (nav, header, footer, aside, form, list, table, heading);
+* boilerplate and main-text class/id vocabulary, hidden markup, dialogs
+  (``<dialog>``, role=dialog, aria-modal: consent banners and pop-ups),
+  and the enclosing tags (nav, header, footer, aside, form, list, table,
+  heading);
 * overlap with the <title> (seed 002's title similarity), position in the
   page, repetition of the line, the neighbours' figures;
 * whether the rule-chosen region holds the line, how far it is from it.
@@ -131,7 +133,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "rule_kept", "rule_region", "rule_skipped", "rule_distance",
     *(f"nb{d:+d}_{what}" for d in _NEIGHBOURS for what in ("tokens", "link_share", "rule_kept")),
     "page_log_tokens", "page_link_share", "page_log_lines", "page_thread", "rule_share",
-    "template_log_lines", "template_token_share",
+    "template_log_lines", "template_token_share", "in_dialog",
 )
 
 
@@ -139,7 +141,7 @@ CONTEXT_NAMES: tuple[str, ...] = (
     "p_line", "p_prev", "p_next", "p_window2", "p_window5",
     *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max", "p_template",
     "template_kept_share", "template_max", *(f"p_up{k}_max" for k in range(1, 4)),
-    "up1_link_lists", "up2_link_lists", "tokens_vs_median", "p_vs_page_max",
+    "up1_link_lists", "up2_link_lists", "tokens_vs_median", "p_vs_page_max", "page_kept_share",
 )
 #: First-stage probability at which a line counts as kept in the context
 #: features (the shipped model's threshold).
@@ -202,6 +204,9 @@ def context_features(features: np.ndarray, order: np.ndarray,
     group_t = np.bincount(templates, weights=tok)
     out[:, 7 + _LEVELS] = group_p[templates] / group_t[templates]
     _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok, mass)
+    # How much of the page the first stage keeps: a page kept nearly whole
+    # (a listing) or barely (one post under menus) sets the bar for a line.
+    out[:, -1] = float(tok[p >= _CONTEXT_KEPT].sum() / tok.sum())
     return out
 
 
@@ -481,6 +486,11 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     put("rule_share", float((line_tok * rule_kept).sum()) / max(1.0, float(line_tok.sum())))
     put("template_log_lines", np.log(np.bincount(templates)[templates]))
     put("template_token_share", np.bincount(templates, weights=line_tok)[templates] / max(1.0, float(line_tok.sum())))
+    # Dialogs (<dialog>, role=dialog, aria-modal): what floats over the page.
+    dialogs = pb.dialogs
+    if "dialog" in tags:  # a C-level scan; the tag is rare
+        dialogs = sorted({*dialogs, *(i for i, tag in enumerate(tags) if tag == "dialog")})
+    put("in_dialog", _inside(n, dialogs, [end[i] for i in dialogs])[own])
     return out
 
 

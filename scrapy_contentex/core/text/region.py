@@ -250,6 +250,7 @@ class PageBlocks:
         in_link = [False] * size
         neg_self = [False] * size
         hidden_self = [False] * size
+        dialogs: list[int] = []
         pos = [False] * size
         names_of: list[str | None] = [None] * size
         # Every element's text and tail as read here, kept for the text
@@ -334,6 +335,8 @@ class PageBlocks:
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
                             neg_self[i] = hidden_self[i] = True
+                        if get("role") in _DIALOG_ROLES or get("aria-modal") == "true":
+                            dialogs.append(i)
                 piece = texts_of[i] = el.text
                 linked = link_now
             else:  # a comment or processing instruction: only its tail counts
@@ -369,6 +372,10 @@ class PageBlocks:
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.hidden_self = hidden_self
+        #: Elements marked as dialogs (role=dialog/alertdialog, aria-modal):
+        #: consent banners, sign-up and region pop-ups float over the page
+        #: whatever their class names say (see block_features' in_dialog).
+        self.dialogs = dialogs
         self.pos = pos
         #: Class and id of every element joined by a space (None when neither).
         self.names = names_of
@@ -788,6 +795,7 @@ _WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(
 # The ASCII marks of PUNCT_RE (the marks an ASCII text can hold).
 _ASCII_PUNCT_BYTES = bytes(c for c in range(128) if PUNCT_RE.match(chr(c)))
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
+_DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
 _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
 _NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {}
