@@ -147,3 +147,17 @@ def test_find_dates_far_apart_and_none():
     text = "word " * 2000 + "Posted March 8, 2014 at 8:30 pm" + " filler" * 500 + "2020年1月2日"
     assert [d.iso for d in find_dates(text)] == ["2014-03-08T20:30:00", "2020-01-02"]
     assert find_dates("no year here, only 12/03 and March 8") == []
+
+
+def test_find_dates_same_answers_whatever_was_asked_before():
+    # The full dates of the last text are kept for a months pass over it:
+    # answers must not depend on the order of the questions or on another text.
+    text = "Posted 2024-03-05 10:00. Archive: 2023年7月. Older: 2021年1月2日"
+    other = "Nothing here but 1999-12-31"
+    months_first = find_dates(text, months=True)
+    full_first = find_dates(text)
+    assert find_dates(other)[0].iso == "1999-12-31"
+    assert find_dates(text) == full_first
+    assert find_dates(text, months=True) == months_first
+    assert [d.iso for d in full_first] == ["2024-03-05T10:00:00", "2021-01-02"]
+    assert [d.iso for d in months_first] == ["2024-03-05T10:00:00", "2023-07", "2021-01-02"]

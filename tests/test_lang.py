@@ -54,3 +54,10 @@ def test_punct_counts_agree_with_is_punct_on_every_character_class():
     assert has_punct(sample, expected)
     assert not has_punct(sample, expected + 1)
     assert not has_punct("plain words 123 $ + ©", 1)
+
+
+def test_guess_language_counts_only_letters_against_the_script():
+    # Digits and punctuation are no letters: two ideographs among them are Chinese...
+    assert guess_language("中文 0123456789, 0123456789; 0123456789!") == "zh"
+    # ...but among 26 ASCII letters they are too few, and no English word is there.
+    assert guess_language("中文 abcdefghijklmnopqrstuvwxyz") is None

@@ -587,3 +587,23 @@ def test_thread_starter_and_a_sentence_byline_in_an_author_box():
     # Without the verb before "by" the sentence is prose, not a byline.
     prose = box.replace("This post was written by Dana Pell,", "This post was improved by Dana Pell's notes.")
     assert meta_of(prose)["authors"] == []
+
+
+def test_itemprop_and_rel_author_pick_the_value_not_the_attribute():
+    # Only itemprop="author"/"dateCreated" count: other itemprops around them
+    # (a publisher's name, a dateModified) are read past, not taken.
+    html = """<html><body><article><h1>Council approves new park</h1>
+    <span itemprop="publisher"><span itemprop="name">City Daily</span></span>
+    <meta itemprop="dateModified" content="2024-06-09">
+    <meta itemprop="dateCreated" content="2024-06-01">
+    <span itemprop="author"><span itemprop="name">Ana Silva</span></span>
+    <p>The council approved the park.</p></article></body></html>"""
+    meta = meta_of(html)
+    assert meta["datePublished"] == "2024-06-01"
+    assert meta["authors"] == ["Ana Silva"]
+    # rel="author" as one token of several; rel="nofollow" is no author link.
+    linked = """<html><body><article><h1>Council approves new park</h1>
+    <a rel="nofollow" href="/x">Share Now</a>
+    <a rel="noopener author" href="/people/ana">Ana Silva</a>
+    <p>The council approved the park.</p></article></body></html>"""
+    assert meta_of(linked)["authors"] == ["Ana Silva"]

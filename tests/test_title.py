@@ -7,6 +7,7 @@ from scrapy_contentex.core.title import (
     levenshtein,
     segments,
     similarity,
+    site_predicate,
     strip_site_name,
 )
 
@@ -170,3 +171,12 @@ def test_a_line_break_inside_a_heading_is_a_space():
     doc = page("<title>Cosmetic Packaging Design | Studio</title>",
                "<h1>Cosmetic Packaging<br/><span>Design</span></h1><p>We design boxes.</p>")
     assert extract_title(doc) == "Cosmetic Packaging Design"
+
+
+def test_site_predicate_answers_the_same_when_asked_again():
+    # Answers are kept per text: asking twice, or in another order, changes nothing.
+    is_site = site_predicate(["Example News"], "example")
+    texts = ["Example News", "example news", "Storm closes the coast road", "Example", "Example News Today"]
+    first = [is_site(t) for t in texts]
+    assert first == [True, True, False, True, True]
+    assert [is_site(t) for t in reversed(texts)] == first[::-1]

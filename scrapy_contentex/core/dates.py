@@ -214,21 +214,42 @@ def _from_match(kind: str, match: re.Match) -> tuple[str, bool] | None:
     return _build(int(g["y"]), month, day, g)
 
 
-def find_dates(text: str, months: bool = False) -> list[DateMatch]:
-    """Every full date in ``text`` in order of position (overlaps resolved leftmost-longest).
+# The last text's year positions and full dates: the metadata step asks for
+# a page's full dates, then, when none is usable, for its dates with months,
+# and the second pass over a long page need not run the patterns again. One
+# entry, replaced as a whole (a tuple), and found by identity: it is the
+# same string object, never an equal one of another page.
+_LAST_FULL: tuple[str, list[int], tuple[DateMatch, ...]] = ("", [], ())
 
-    ``months`` also reports year-month dates ("2024年3月") that carry no day.
-    """
+
+def _full_dates(text: str) -> tuple[list[int], tuple[DateMatch, ...]]:
+    """Where the years stand in ``text`` and its full-date matches, in pattern order."""
+    global _LAST_FULL
+    last = _LAST_FULL
+    if last[0] is text:
+        return last[1], last[2]
     years = [m.start() for m in _YEAR_AT.finditer(text)]
-    if not years:
-        return []  # every pattern matches a year
     found: list[DateMatch] = []
-    for kind, regex in _PATTERNS:
+    for kind, regex in _PATTERNS if years else ():
         for match in _near_years(regex, text, years):
             built = _from_match(kind, match)
             if built:
                 raw = match.group(0).strip()
                 found.append(DateMatch(built[0], raw, match.start(), match.end(), built[1]))
+    full = tuple(found)
+    _LAST_FULL = (text, years, full)
+    return years, full
+
+
+def find_dates(text: str, months: bool = False) -> list[DateMatch]:
+    """Every full date in ``text`` in order of position (overlaps resolved leftmost-longest).
+
+    ``months`` also reports year-month dates ("2024年3月") that carry no day.
+    """
+    years, full = _full_dates(text)
+    if not years:
+        return []  # every pattern matches a year
+    found = list(full)
     if months:
         for match in _near_years(_YM, text, years):
             y, m = int(match.group("y")), int(match.group("m1") or match.group("m2"))

@@ -163,7 +163,7 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "sim_rule": similarity(cand.text, rule) if rule else 0.0,
             "first_at": first / len(shown) if first >= 0 else 1.0,
             "words_vs_title": tokens / max(1, token_count(raw)),
-            "has_digit": float(any(ch.isdigit() for ch in cand.text)),
+            "has_digit": float(any(map(str.isdigit, cand.text))),
             "cuts_heading": float(cand.whole is not None),
             "rest_is_site": float(_rest_is_site(cand.text, raw, is_site)),
             "title_has_site": title_has_site,

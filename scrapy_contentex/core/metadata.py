@@ -289,11 +289,15 @@ def _parse_value(value: object) -> tuple[str, str] | None:
 # downward: an absolute "//body//x" or "//x" makes libxml2 expand every node
 # of the document and merge the results, a descendant search from the one
 # <body> (libxml2's HTML parser makes exactly one) finds the same elements
-# in the same order, measured 1.3-1.5x faster.
-_ITEMPROP_DATE = etree.XPath('descendant-or-self::*[@itemprop="datePublished" or @itemprop="dateCreated"]')
+# in the same order, measured 1.3-1.5x faster. The searches only test that
+# an attribute is there and the value is compared in Python: libxml2's
+# string comparisons (@itemprop="author", concat() of @rel) cost more than
+# the test and the Python filter together, measured 1.3-1.7x (same elements).
+_ITEMPROPPED = etree.XPath("descendant-or-self::*[@itemprop]")
 _TIMES = etree.XPath("descendant::time")
-_ITEMPROP_AUTHOR = etree.XPath('descendant::*[@itemprop="author"]')
-_REL_AUTHOR = etree.XPath('descendant::a[contains(concat(" ", @rel, " "), " author ")]')
+_ITEMPROPPED_BELOW = etree.XPath("descendant::*[@itemprop]")
+_RELATED_LINKS = etree.XPath("descendant::a[@rel]")
+_DATE_ITEMPROPS = frozenset({"datePublished", "dateCreated"})
 
 
 def _under_body(tree: HtmlElement, search: etree.XPath) -> list:
@@ -313,7 +317,9 @@ def _whole_doc(tree: HtmlElement, search: etree.XPath) -> list:
 
 def _markup_date(tree: HtmlElement) -> tuple[str, str] | None:
     """itemprop=datePublished, then <time pubdate>, then the first dated <time>."""
-    for element in _whole_doc(tree, _ITEMPROP_DATE):
+    for element in _whole_doc(tree, _ITEMPROPPED):
+        if element.get("itemprop") not in _DATE_ITEMPROPS:
+            continue
         for value in (element.get("content"), element.get("datetime"), element.text_content()):
             found = parse_date(value)
             if found:
@@ -563,7 +569,8 @@ _WRITTEN_BY_LABEL = re.compile(r"\b(?:written|author|autor|auteur|verfasst)", re
 def _semantic_authors(tree: HtmlElement) -> list[str]:
     """itemprop=author, then rel=author links: markup that names the role."""
     found: list[str] = []
-    for element in _under_body(tree, _ITEMPROP_AUTHOR)[:10]:
+    authors = [e for e in _under_body(tree, _ITEMPROPPED_BELOW) if e.get("itemprop") == "author"]
+    for element in authors[:10]:
         names = element.xpath('.//*[@itemprop="name"]')
         value = element.get("content") or (
             names[0].get("content") or names[0].text_content() if names else element.text_content()
@@ -571,7 +578,8 @@ def _semantic_authors(tree: HtmlElement) -> list[str]:
         found.append(value)
     if found:
         return found
-    for element in _under_body(tree, _REL_AUTHOR)[:10]:
+    links = [e for e in _under_body(tree, _RELATED_LINKS) if " author " in f" {e.get('rel')} "]
+    for element in links[:10]:
         found.append(element.text_content())
     return found
 

@@ -389,8 +389,18 @@ def site_predicate(names: list[str], host: str | None) -> SitePredicate:
     not the article.
     """
     keys = [_key(n) for n in names if _key(n)]
+    # The headline rule, the model's features and the author step ask about
+    # the same few dozen texts of a page thousands of times per hundred
+    # pages: each answer is kept (the predicate lives as long as its page).
+    answers: dict[str, bool] = {}
 
     def is_site(text: str) -> bool:
+        answer = answers.get(text)
+        if answer is None:
+            answer = answers[text] = _is_site(text)
+        return answer
+
+    def _is_site(text: str) -> bool:
         key = _key(text)
         if not key:
             return False
