@@ -691,6 +691,10 @@ _DATELINE_CHROME = re.compile(
 _READ_TIME = re.compile(r"\b\d+\s*(?:min(?:ute)?s?)\b", re.I)
 
 
+# After a date at the start of a line: a separator, the name, maybe a dangling " in" (its category).
+_DATELINE_JOIN = re.compile(r"\s{0,3}[•·⋅|/—–-]\s{0,3}(?:by\s)?([^\d•·⋅|/]{3,60}?)(?:\s+in)?\s*$", re.I)
+
+
 def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> list[str]:
     """An unlabelled byline: a line under the headline holding only a name, beside the dateline.
 
@@ -709,7 +713,7 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
     for line, dates in zip(lines, found, strict=True):
         # "Dec 26, 2025 • Jane Roe": the name shares the dateline, after a separator.
         rest = _DATELINE_JOIN.match(line[dates[0].end:]) if len(dates) == 1 and dates[0].start == 0 else None
-        if rest and token_count(rest.group(1)) >= 2 and _dateline_name(rest.group(1)) and not is_site(rest.group(1)):
+        if rest and _full_dateline_name(rest.group(1)) and not is_site(rest.group(1)):
             return [rest.group(1)]
     for number, line in enumerate(lines):
         if not any(dated[max(0, number - DATELINE_GAP):number] + dated[number + 1:number + 1 + DATELINE_GAP]):
@@ -719,10 +723,6 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
         if names and not is_site(name) and folded(name) not in folded(headline or ""):
             return names
     return []
-
-
-# After a date at the start of a line: a separator, the name, maybe a dangling " in" (its category).
-_DATELINE_JOIN = re.compile(r"\s{0,3}[•·⋅|/—–-]\s{0,3}(?:by\s)?([^\d•·⋅|/]{3,60}?)(?:\s+in)?\s*$", re.I)
 
 
 def _first_name_of(names: str) -> str:
@@ -737,7 +737,7 @@ def _first_name_of(names: str) -> str:
 def _handle_of(names: str) -> str:
     """A user handle alone on its byline line under the headline ("by ibby", "by j_doe")."""
     handle = names.strip()
-    return handle if _HANDLE_RE.fullmatch(handle) and len(handle) >= 3 else ""
+    return handle if _is_handle(handle) else ""
 
 
 def _dateline_names_in(line: str) -> list[str]:
@@ -746,9 +746,7 @@ def _dateline_names_in(line: str) -> list[str]:
     if _dateline_name(line):
         return [line]
     parts = [p for p in _AUTHOR_SPLIT.split(line) if p]
-    if 2 <= len(parts) <= MAX_DATELINE_NAMES and all(
-        token_count(p) >= 2 and _dateline_name(p) for p in parts
-    ):
+    if 2 <= len(parts) <= MAX_DATELINE_NAMES and all(map(_full_dateline_name, parts)):
         return parts
     return []
 
@@ -763,8 +761,18 @@ def _dateline_name(line: str) -> bool:
     if len(words) == 1:
         # One capitalised word is a section or a button as often as a first name;
         # a user handle is written in lower case or with digits, dots, underscores.
-        return bool(_HANDLE_RE.fullmatch(line)) and len(line) >= 3 and not line[0].isupper()
+        return _is_handle(line) and not line[0].isupper()
     return _capitalised(line) and all(w[0].isupper() or w.lower() in _PARTICLES for w in words)
+
+
+def _full_dateline_name(text: str) -> bool:
+    """A dateline name of two words or more: a first name alone, or a handle, may be anything."""
+    return token_count(text) >= 2 and _dateline_name(text)
+
+
+def _is_handle(text: str) -> bool:
+    """One user-handle token of three characters or more ("ibby", "j_doe")."""
+    return bool(_HANDLE_RE.fullmatch(text)) and len(text) >= 3
 
 
 def _person_like(names: str) -> bool:
