@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,27 +146,9 @@ def index_probability(model: tuple, x: np.ndarray) -> np.ndarray:
 
 
 def group_folds(groups: list[str], k: int = FOLDS, seed: int | None = None) -> np.ndarray:
-    """Fold of each page, grouped by registered domain (``benchmarks.common.group_folds``).
-
-    With a ``seed``, another deterministic assignment: groups in a seeded
-    random order within bands of similar size, each to the fold with the
-    fewest pages so far (ties broken by the same generator). The CV's spread
-    over seeds tells a real gain from a lucky split.
-    """
-    if seed is None:
-        return np.array(common_group_folds(groups, k))
-    sizes = Counter(groups)
-    rng = random.Random(seed)
-    names = sorted(sizes)
-    rng.shuffle(names)
-    names.sort(key=lambda g: -sizes[g] // 4)  # stable: shuffled within size bands
-    load = [0] * k
-    fold_of: dict[str, int] = {}
-    for g in names:
-        f = min(range(k), key=lambda i: (load[i], rng.random()))
-        fold_of[g] = f
-        load[f] += sizes[g]
-    return np.array([fold_of[g] for g in groups])
+    """Fold of each page, grouped by registered domain (``benchmarks.common.group_folds``;
+    a ``seed`` gives another deterministic assignment)."""
+    return np.array(common_group_folds(groups, k, seed))
 
 
 def pick_threshold(prob: np.ndarray, y: np.ndarray, floor: float = CONTENT_RECALL_FLOOR) -> float:
