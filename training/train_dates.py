@@ -26,11 +26,10 @@ import numpy as np
 
 from benchmarks.common import group_folds, load_texts, print_table, registered_domain
 from benchmarks.metadata import date_ok
-from scrapy_contentex.core.date_model import MODEL_PATH, DateCandidate, choose, features
+from scrapy_contentex.core.date_model import MODEL_PATH, DateCandidate, choose, eligible, features
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.metadata import page_date_candidates
 from scrapy_contentex.core.pagetype_model import LogisticModel
-from training.train_pagetype import fit
 
 SET = "wcxb-dev"
 FOLDS = 5
@@ -59,17 +58,56 @@ def load_pages(limit: int | None = None) -> list[Page]:
             for record, html in load_texts(SET, limit) if record.get("date")]
 
 
+def fit_choice(pages: list[tuple[np.ndarray, np.ndarray]], ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Conditional logit: per page, P(candidate) = softmax of its score, fit to the right ones.
+
+    ``pages``: (feature matrix, right mask) of each page. Loss: the sum over
+    pages of -log P(a right candidate), plus ``ridge``/2 |w|^2 on standardised
+    features. Newton-like steps with the softmax's covariance as the curvature
+    (it bounds the true one from above, so every step lowers the loss), from
+    zero weights: deterministic. Returns (mean, scale, weights).
+    """
+    x = np.vstack([m for m, _ in pages])
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    zs = [((m - mean) / scale, right) for m, right in pages]
+    w = np.zeros(x.shape[1])
+    for _ in range(300):
+        grad = ridge * w
+        hess = ridge * np.eye(len(w))
+        for z, right in zs:
+            s = z @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            q = np.where(right, p, 0.0)
+            q /= q.sum()
+            mu = p @ z
+            grad += mu - q @ z
+            hess += (z * p[:, None]).T @ z - np.outer(mu, mu)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return mean, scale, w
+
+
 def train(pages: list[Page], names: tuple[str, ...], ridge: float = RIDGE) -> LogisticModel:
-    """Fit on the candidate rows of the pages that have a right candidate and a wrong one."""
-    useful = [p for p in pages if any(p.labels) and not all(p.labels)]
-    x = np.array([[row[n] for n in names] for p in useful for row in p.rows], dtype=float)
-    y = np.array([label for p in useful for label in p.labels], dtype=float)
-    mean, scale, weights, bias = fit(x, y, ridge)
+    """Fit on the eligible candidates of the pages that have a right one and a wrong one."""
+    data = []
+    for page in pages:
+        keep = [i for i, c in enumerate(page.cands) if eligible(c)]
+        labels = [page.labels[i] for i in keep]
+        if any(labels) and not all(labels):
+            data.append((np.array([[page.rows[i][n] for n in names] for i in keep], dtype=float),
+                         np.array(labels)))
+    mean, scale, weights = fit_choice(data, ridge)
+    rows = sum(len(x) for x, _ in data)
     return LogisticModel(
         features=names, mean=tuple(round(float(v), 6) for v in mean),
         scale=tuple(round(float(v), 6) for v in scale), weights=tuple(round(float(v), 6) for v in weights),
-        bias=round(bias, 6), threshold=0.5,
-        meta={"trained_on": f"{SET} (CC-BY-4.0)", "pages": len(useful), "rows": int(len(y)),
+        bias=0.0, threshold=0.5,
+        meta={"trained_on": f"{SET} (CC-BY-4.0)", "pages": len(data), "rows": rows, "fit": "conditional logit (softmax per page)",
               "ridge": ridge, "script": "training/train_dates.py"},
     )
 

@@ -40,13 +40,14 @@ SOURCES = (
     "meta_published", "meta_modified",
     "itemprop_published", "itemprop_modified",
     "time_published", "time_modified", "time_first", "time_other",
-    "text_after_cued", "text_after_updated", "text_after_first", "text_after", "text_before",
+    "text_after_cued", "text_after_updated", "text_after_first", "text_after",
+    "text_before_cued", "text_before_updated", "text_before",
     "url",
 )
 _STRUCTURED = frozenset(s for s in SOURCES if s.startswith(("ld_", "meta_", "itemprop_")))
 _PRINTED = frozenset(s for s in SOURCES if s.startswith(("time_", "text_")))
 _MODIFIED = frozenset({"ld_modified", "meta_modified", "itemprop_modified", "time_modified",
-                       "text_after_updated"})
+                       "text_after_updated", "text_before_updated"})
 # Characters after the headline a printed date is looked for in (metadata.AFTER_TITLE).
 FAR = 1500
 # A date this close to the headline is its dateline (metadata.NEAR_TITLE, doubled for bylines).
@@ -146,11 +147,19 @@ def load_model(path: str | None = None) -> LogisticModel:
     return load_logistic(str(path or MODEL_PATH))
 
 
+def eligible(cand: DateCandidate) -> bool:
+    """The model may overrule the rule only with a date the page prints (text or ``<time>``).
+
+    A date only the markup states (a JSON-LD dateModified, a second meta
+    date) is not the one a reader sees: it still informs the other
+    candidates' features, but is never chosen over the rule's own answer.
+    """
+    return "rule" in cand.sources or bool(cand.sources & _PRINTED)
+
+
 def choose(cands: list[DateCandidate], rows: list[dict[str, float]],
            model: LogisticModel) -> DateCandidate | None:
-    """The best-scored candidate; ties go to the rule's, then to the earlier candidate."""
-    if not cands:
-        return None
-    scores = [model.index_probability(row) for row in rows]
-    best = max(range(len(cands)), key=lambda i: (scores[i], "rule" in cands[i].sources, -i))
-    return cands[best]
+    """The best-scored eligible candidate; ties go to the rule's, then to the earlier candidate."""
+    best = max((i for i, c in enumerate(cands) if eligible(c)), default=None,
+               key=lambda i: (model.index_probability(rows[i]), "rule" in cands[i].sources, -i))
+    return None if best is None else cands[best]

@@ -427,7 +427,9 @@ def _text_observations(text: str, headline: str | None) -> Iterator[Observation]
         yield Observation(date.iso, date.raw, source, date.start)
     before = text[max(0, start - BEFORE_TITLE):start]
     for date in find_dates(before)[-2:]:
-        yield Observation(date.iso, date.raw, "text_before", date.end - len(before))
+        source = ("text_before_updated" if _updated(before, date)
+                  else "text_before_cued" if _cued(before, date) else "text_before")
+        yield Observation(date.iso, date.raw, source, date.end - len(before))
 
 
 def _parse_value(value: object) -> tuple[str, str] | None:
