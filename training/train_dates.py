@@ -143,6 +143,11 @@ def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS
     return rows
 
 
+def feature_names() -> tuple[str, ...]:
+    """The model's feature names, in the order :func:`features` gives them."""
+    return tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
+
+
 def model_json(model: LogisticModel) -> str:
     """The model file's exact text."""
     return json.dumps(model.to_json(), indent=1) + "\n"
@@ -157,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if not pages:
         print(f"no {SET} pages found: nothing to train")
         return 0
-    names = tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
+    names = feature_names()
     print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
                 title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain")
     if not args.check:
