@@ -299,7 +299,6 @@ def rule_date(
     text: str,
     headline: str | None,
     url: str | None = None,
-    itemprops: list | None = None,
     times: list | None = None,
 ) -> tuple[str, str] | None:
     """The ordered rule: JSON-LD, meta, markup, text, JSON-LD dateModified, URL."""
@@ -317,7 +316,7 @@ def rule_date(
             found = parse_date(value)
             if found:
                 return found
-    found = _markup_date(tree, itemprops, times)
+    found = _markup_date(tree, times)
     if found:
         return found
     found = text_date(text, headline)
@@ -477,14 +476,12 @@ def _time_elements(tree: HtmlElement) -> list:
     return _under_body(tree, _TIMES) if body is None else list(body.iter("time"))
 
 
-def _markup_date(tree: HtmlElement, itemprops: list | None = None,
-                 times: list | None = None) -> tuple[str, str] | None:
+def _markup_date(tree: HtmlElement, times: list | None = None) -> tuple[str, str] | None:
     """itemprop=datePublished, then <time pubdate>, then the first dated <time>.
 
-    ``itemprops`` and ``times``: the page's itemprop elements and first <time>
-    elements when the caller already searched them.
+    ``times``: the page's <time> elements when the caller already has them.
     """
-    for element in _whole_doc(tree, _ITEMPROPPED) if itemprops is None else itemprops:
+    for element in _whole_doc(tree, _ITEMPROPPED):
         if element.get("itemprop") not in _DATE_ITEMPROPS:
             continue
         for value in (element.get("content"), element.get("datetime"), element.text_content()):
