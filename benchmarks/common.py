@@ -207,3 +207,28 @@ def group_folds(groups: list[str], k: int, seed: int | None = None) -> list[int]
         fold_of[g] = f
         load[f] += sizes[g]
     return [fold_of[g] for g in groups]
+
+
+def choice_cross_validation(pages: list, domains: list[str], train: Callable[[list], object],
+                            right: Callable[[list, object | None], int], folds: int) -> list[list]:
+    """Rows of a table for a learned choice among candidates against its rule.
+
+    Per fold (grouped by ``domains``), the pages the rule gets right
+    (``right(test, None)``) and those a model fit on the other folds gets
+    right (``right(test, model)``); then the totals, and the share of pages
+    where some candidate is right (``page.labels``), the ceiling of any choice.
+    """
+    fold_of = group_folds(domains, folds)
+    rows, totals = [], [0, 0]
+    for k in range(folds):
+        test = [p for p, f in zip(pages, fold_of, strict=True) if f == k]
+        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k])
+        rule, learned = right(test, None), right(test, model)
+        totals[0] += rule
+        totals[1] += learned
+        rows.append([f"fold {k}", len(test), rule / len(test), learned / len(test)])
+    n = len(pages)
+    rows.append(["cross-validated", n, f"{totals[0] / n:.3f} ({totals[0]}/{n})", f"{totals[1] / n:.3f} ({totals[1]}/{n})"])
+    oracle = sum(any(p.labels) for p in pages)
+    rows.append(["a right candidate exists", n, oracle / n, oracle / n])
+    return rows

@@ -396,6 +396,9 @@ def main(argv: list[str] | None = None) -> int:
         print("The headline row of the first table is scored by the shipped model, fit on all these pages: "
               "the cross-validated line here is the honest headline figure.")
 
+    if not args.no_cv:
+        print_date_cv(args.limit)
+
     if not args.no_speed:
         speed_pages = [p for s in args.speed_sets.split(",") if s for p in load_texts(s, args.limit)]
         rows = speed(speed_pages, args.repeat, not args.no_trafilatura)
@@ -403,6 +406,17 @@ def main(argv: list[str] | None = None) -> int:
                     title=f"speed: CPU time, warm, best of {args.repeat}, {len(speed_pages)} pages "
                           f"({args.speed_sets}); only ratios mean anything")
     return 0
+
+
+def print_date_cv(limit: int | None) -> None:
+    """The date model against the ordered rule, each page scored by a model fit on the other folds."""
+    from training.train_dates import FOLDS, cross_validate, feature_names, load_pages
+
+    print_table(["date", "pages", "rule (rule_date)", "model"], cross_validate(load_pages(limit), feature_names()),
+                title=f"cross-validation grouped by domain ({FOLDS} folds): the shipped date model "
+                      "(training/train_dates.py), fit on the other folds")
+    print("The date row of the first table is scored by the shipped model, fit on all these pages: "
+          "the cross-validated line here is the honest date figure.")
 
 
 def show_misses(pages: list[tuple[dict, str]], preds: dict[str, dict], field: str, count: int) -> None:

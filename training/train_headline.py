@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchmarks.common import group_folds, load_texts, print_table, registered_domain
+from benchmarks.common import choice_cross_validation, load_texts, print_table, registered_domain
 from benchmarks.metadata import headline_ok
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.headline import MODEL_PATH, Candidate, candidates, choose, features
@@ -91,19 +91,8 @@ def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
 
 def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS) -> list[list]:
     """Rows of a table: per fold, the rule's and the model's accuracy (model fit on the other folds)."""
-    fold_of = group_folds([p.domain for p in pages], folds)
-    rows, totals = [], [0, 0]
-    for k in range(folds):
-        test = [p for p, f in zip(pages, fold_of, strict=True) if f == k]
-        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
-        rule, learned = accuracy(test, None), accuracy(test, model)
-        totals[0] += rule
-        totals[1] += learned
-        rows.append([f"fold {k}", len(test), rule / len(test), learned / len(test)])
-    rows.append(["cross-validated", len(pages), totals[0] / len(pages), totals[1] / len(pages)])
-    oracle = sum(any(p.labels) for p in pages)
-    rows.append(["a right candidate exists", len(pages), oracle / len(pages), oracle / len(pages)])
-    return rows
+    return choice_cross_validation(pages, [p.domain for p in pages], lambda part: train(part, names),
+                                   accuracy, folds)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 
 MIN_YEAR = 1970
 MAX_YEAR = 2100
@@ -67,7 +68,9 @@ for _table in (_OTHER_MONTHS, _MORE_MONTHS, _SHORT_MONTHS):
 # Any word of letters; _from_match keeps it only if it is a month name. One
 # character class is much cheaper for the regex engine than an alternation of
 # sixty names tried at every position.
-_MONTH = r"(?P<mon>[^\W\d_]{3,12})\.?"
+# Possessive: a shorter part of a run of letters is followed by a letter, which
+# no pattern accepts after the month, so giving letters back never helps.
+_MONTH = r"(?P<mon>[^\W\d_]{3,12}+)\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
@@ -112,6 +115,7 @@ _VI = re.compile(
     r"(?:\s{0,3},|\s{1,3}năm)?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.I,
 )
+_VI_WORD = re.compile("tháng", re.I)
 # Year and month only: 2024年3月 / 1998-3 (used when nothing better exists).
 _YM = re.compile(
     _DIGITS + r"(?P<y>(?:19|20)\d\d)\s{0,2}(?:年\s{0,2}(?P<m1>1[0-2]|0?[1-9])\s{0,2}月"
@@ -231,6 +235,8 @@ def _full_dates(text: str) -> tuple[list[int], tuple[DateMatch, ...]]:
     years = [m.start() for m in _YEAR_AT.finditer(text)]
     found: list[DateMatch] = []
     for kind, regex in _PATTERNS if years else ():
+        if kind == "vi" and not _VI_WORD.search(text):
+            continue  # every Vietnamese date holds the word, found by one fast scan
         for match in _near_years(regex, text, years):
             built = _from_match(kind, match)
             if built:
@@ -267,6 +273,15 @@ def find_dates(text: str, months: bool = False) -> list[DateMatch]:
     return kept
 
 
+# A whole value in ISO 8601 (JSON-LD, meta tags, <time datetime>): most values
+# parse_date sees. Read by one anchored match and _build, with the same result
+# as the text patterns' (_YMD with _TIME), about ten times faster.
+_ISO = re.compile(
+    r"(?P<y>(?:19|20)\d\d)-(?P<m>\d\d)-(?P<d>\d\d)(?:[T ](?P<H>[01]\d|2[0-3]):(?P<M>[0-5]\d)"
+    r"(?::(?P<S>[0-5]\d)(?:\.\d{1,9})?)?(?P<tz>Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?"
+)
+
+
 def parse_date(text: str | None) -> tuple[str, str] | None:
     """``(iso, raw)`` for the date written in a short value, or None.
 
@@ -275,9 +290,22 @@ def parse_date(text: str | None) -> tuple[str, str] | None:
     """
     if not text:
         return None
-    raw = text.strip()[:MAX_VALUE]
+    # A plain str: lxml's text results hold their element, and the cache must not hold pages.
+    return _parse_stripped(str(text.strip()[:MAX_VALUE]))
+
+
+@lru_cache(maxsize=512)
+def _parse_stripped(raw: str) -> tuple[str, str] | None:
+    """parse_date of a stripped value, cached: a page states its date in several
+    places (JSON-LD, meta, <time>) and the rule and the date candidates read them all."""
     if not raw:
         return None
+    iso = _ISO.fullmatch(raw)
+    if iso:
+        groups = iso.groupdict()
+        built = _build(int(groups["y"]), int(groups["m"]), int(groups["d"]), groups)
+        if built:
+            return built[0], raw
     epoch = _EPOCH.match(raw)
     if epoch:
         try:

@@ -1,0 +1,87 @@
+"""The learned date choice: candidates, features, the eligibility rule, the shipped model and its training."""
+
+import json
+
+from scrapy_contentex.core.date_model import (
+    DateCandidate,
+    Observation,
+    choose,
+    features,
+    load_model,
+    merge,
+)
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.metadata import extract_metadata, page_date_candidates
+from scrapy_contentex.core.pagetype_model import LogisticModel
+
+UPDATED = """<html><head><script type="application/ld+json">{{"@type": "Article",
+"headline": "How to grow basil indoors", "datePublished": "2021-03-02T10:00:00Z",
+"dateModified": "2025-06-10T08:00:00Z"}}</script></head>
+<body><h1>How to grow basil indoors</h1><p>By Ann Lee</p>{dateline}
+<p>Basil wants light, warmth and a pot that drains. Water it when the top of the soil is dry.</p></body></html>"""
+
+
+def test_candidates_merge_the_copies_of_one_day_and_keep_where_each_was_read():
+    rule, cands = page_date_candidates(Document(UPDATED.format(dateline="<p>Updated June 10, 2025</p>")))
+    assert rule[0] == "2021-03-02T10:00:00+00:00"
+    by_day = {c.key: c.sources for c in cands}
+    assert by_day == {"2021-03-02": {"rule", "ld_published"}, "2025-06-10": {"ld_modified", "text_after_updated"}}
+
+
+def test_the_update_date_printed_under_the_headline_is_the_date_shown():
+    # The markup keeps the first publication; the reader sees "Updated June 10, 2025".
+    meta = extract_metadata(Document(UPDATED.format(dateline="<p>Updated June 10, 2025</p>")))
+    assert meta["datePublished"].startswith("2025-06-10")
+    # Printed nowhere, the modification stays in the markup: the publication date is the answer.
+    assert extract_metadata(Document(UPDATED.format(dateline="")))["datePublished"].startswith("2021-03-02")
+
+
+def _model(weights: dict[str, float]) -> LogisticModel:
+    names = tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
+    return LogisticModel(names, (0.0,) * len(names), (1.0,) * len(names),
+                         tuple(weights.get(n, 0.0) for n in names), 0.0, 0.5, {})
+
+
+def test_a_date_only_the_markup_states_never_overrules_the_rule():
+    cands = merge([Observation("2021-03-02", "2021-03-02", "rule"),
+                   Observation("2025-06-10", "2025-06-10", "ld_modified"),
+                   Observation("2024-01-01", "Jan 1, 2024", "text_after_first", 30)])
+    rows = features(cands)
+    assert choose(cands, rows, _model({"from_ld_modified": 5.0})).key == "2021-03-02"
+    assert choose(cands, rows, _model({"from_text_after_first": 5.0})).key == "2024-01-01"
+    assert choose(cands, rows, _model({})).key == "2021-03-02"  # a tie goes to the rule
+    assert choose([], [], _model({})) is None
+
+
+def test_features_place_each_candidate_among_the_others():
+    cands = merge([Observation("2021-03-02T10:00:00", "x", "rule"), Observation("2021-03-02", "y", "ld_published"),
+                   Observation("2025-06-10", "z", "text_after_updated", 20)])
+    first, second = features(cands)
+    assert first["sources"] == 2 and first["is_earliest"] == 1 and first["has_time"] == 1
+    assert first["printed"] == 0 and first["rule_unshown_other_near"] == 1
+    assert second["is_latest"] == 1 and second["later_than_rule"] == 1 and second["near"] == 1
+    assert second["first_shown"] == 1 and second["shown_rule_not"] == 1 and second["modified_only"] == 1
+    assert cands[0].iso == "2021-03-02T10:00:00"  # the rule's own value is kept for its day
+
+
+def test_shipped_model_matches_the_features():
+    model = load_model()
+    assert model.features == tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
+    assert model.meta["script"] == "training/train_dates.py"
+
+
+def test_training_is_deterministic_and_learns_the_labels():
+    from training.train_dates import Page, feature_names, model_json, train
+
+    pages = []
+    for n in range(12):
+        dateline = "<p>Updated June 10, 2025</p>" if n % 2 else ""
+        html = UPDATED.format(dateline=dateline).replace("basil", f"basil {n}")
+        _, cands = page_date_candidates(Document(html))
+        # Truth: the printed date where there is one, else the publication.
+        gold = "2025-06-10" if n % 2 else "2021-03-02"
+        pages.append(Page(f"site{n}.example", cands, features(cands), [c.key == gold for c in cands]))
+    first, second = model_json(train(pages, feature_names())), model_json(train(pages, feature_names()))
+    assert first == second
+    model = LogisticModel.from_json(json.loads(first))
+    assert all(choose(p.cands, p.rows, model) is p.cands[p.labels.index(True)] for p in pages)

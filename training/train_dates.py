@@ -1,0 +1,163 @@
+"""Fit the published-date chooser and write scrapy_contentex/models/dates.json.
+
+    python -m training.train_dates            # grouped CV, then fit on every page, write the JSON
+    python -m training.train_dates --check    # grouped CV only, write nothing
+
+Pages: wcxb-dev (CC-BY-4.0), the set with a date truth on many sites
+(``date``, the day the page shows). Each page gives one row per candidate of
+:func:`scrapy_contentex.core.metadata.page_date_candidates`, labelled by the
+benchmark's match rule (``benchmarks.metadata.date_ok``); pages where no
+candidate is right teach nothing about choosing and are left out of the fit
+(they still count as misses in the CV figure), and so are pages where the
+rule finds no date (the model is not asked there). The fit is the page-type
+model's: class-balanced L2 logistic regression, Newton steps from zero
+weights, so the script is deterministic and its output byte for byte the
+same on the same pages. The ridge is fixed, not tuned. articles-zh and
+forums-harvest are never trained on: benchmarks.metadata checks them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from benchmarks.common import choice_cross_validation, load_texts, print_table, registered_domain
+from benchmarks.metadata import date_ok
+from scrapy_contentex.core.date_model import MODEL_PATH, DateCandidate, choose, eligible, features
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.metadata import page_date_candidates
+from scrapy_contentex.core.pagetype_model import LogisticModel
+
+SET = "wcxb-dev"
+FOLDS = 5
+RIDGE = 10.0
+
+
+@dataclass
+class Page:
+    """One page's date candidates, their feature rows and which of them match the truth."""
+
+    domain: str
+    cands: list[DateCandidate]
+    rows: list[dict[str, float]]
+    labels: list[bool]
+
+
+def page_of(html: str, url: str | None, gold: str) -> Page:
+    """The candidates of one page, labelled against its gold date."""
+    _, cands = page_date_candidates(Document(html, url=url))
+    return Page(registered_domain(url) or "", cands, features(cands), [date_ok(c.iso, gold) for c in cands])
+
+
+def load_pages(limit: int | None = None) -> list[Page]:
+    """wcxb-dev pages with a date truth."""
+    return [page_of(html, record.get("url"), record["date"])
+            for record, html in load_texts(SET, limit) if record.get("date")]
+
+
+def fit_choice(pages: list[tuple[np.ndarray, np.ndarray]], ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Conditional logit: per page, P(candidate) = softmax of its score, fit to the right ones.
+
+    ``pages``: (feature matrix, right mask) of each page. Loss: the sum over
+    pages of -log P(a right candidate), plus ``ridge``/2 |w|^2 on standardised
+    features. Newton-like steps with the softmax's covariance as the curvature
+    (it bounds the true one from above, so every step lowers the loss), from
+    zero weights: deterministic. Returns (mean, scale, weights).
+    """
+    x = np.vstack([m for m, _ in pages])
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    zs = [((m - mean) / scale, right) for m, right in pages]
+    w = np.zeros(x.shape[1])
+    for _ in range(300):
+        grad = ridge * w
+        hess = ridge * np.eye(len(w))
+        for z, right in zs:
+            s = z @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            q = np.where(right, p, 0.0)
+            q /= q.sum()
+            mu = p @ z
+            grad += mu - q @ z
+            hess += (z * p[:, None]).T @ z - np.outer(mu, mu)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-7:
+            break
+    return mean, scale, w
+
+
+def train(pages: list[Page], names: tuple[str, ...], ridge: float = RIDGE) -> LogisticModel:
+    """Fit on the eligible candidates of the pages that have a right one and a wrong one."""
+    data = []
+    for page in pages:
+        keep = [i for i, c in enumerate(page.cands) if eligible(c)]
+        labels = [page.labels[i] for i in keep]
+        if any(labels) and not all(labels):
+            data.append((np.array([[page.rows[i][n] for n in names] for i in keep], dtype=float),
+                         np.array(labels)))
+    mean, scale, weights = fit_choice(data, ridge)
+    rows = sum(len(x) for x, _ in data)
+    return LogisticModel(
+        features=names, mean=tuple(round(float(v), 6) for v in mean),
+        scale=tuple(round(float(v), 6) for v in scale), weights=tuple(round(float(v), 6) for v in weights),
+        bias=0.0, threshold=0.5,
+        meta={"trained_on": f"{SET} (CC-BY-4.0)", "pages": len(data), "rows": rows, "fit": "conditional logit (softmax per page)",
+              "ridge": ridge, "script": "training/train_dates.py"},
+    )
+
+
+def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
+    """Pages whose chosen date is right; ``model`` None scores the rule's own choice."""
+    right = 0
+    for page in pages:
+        if model is None:
+            picked = next((i for i, c in enumerate(page.cands) if "rule" in c.sources), None)
+        else:
+            best = choose(page.cands, page.rows, model)
+            picked = None if best is None else page.cands.index(best)
+        right += picked is not None and page.labels[picked]
+    return right
+
+
+def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS) -> list[list]:
+    """Rows of a table: per fold, the rule's and the model's accuracy (model fit on the other folds)."""
+    return choice_cross_validation(pages, [p.domain for p in pages], lambda part: train(part, names),
+                                   accuracy, folds)
+
+
+def feature_names() -> tuple[str, ...]:
+    """The model's feature names, in the order :func:`features` gives them."""
+    return tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
+
+
+def model_json(model: LogisticModel) -> str:
+    """The model file's exact text."""
+    return json.dumps(model.to_json(), indent=1) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
+    parser.add_argument("--limit", type=int, default=None)
+    args = parser.parse_args(argv)
+    pages = load_pages(args.limit)
+    if not pages:
+        print(f"no {SET} pages found: nothing to train")
+        return 0
+    names = feature_names()
+    print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
+                title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain")
+    if not args.check:
+        MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
+        print(f"wrote {MODEL_PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
