@@ -455,10 +455,10 @@ class WorkerPool:
             answers: list[tuple[Future, Any]] = []
             try:
                 if window:
-                    answers = self._answers(slot, window, pending)
+                    self._answers(slot, window, pending, answers)
                     closing = self._take(pending, len(window), closing)
                 self._write(slot, window, pending)
-            except Exception as exc:  # e.g. an answer that does not unpickle: fail the oldest
+            except Exception as exc:  # unforeseen: fail the oldest task, keep the others
                 if window:
                     answers.append((window.popleft()[0], exc))
             for future, outcome in answers:
@@ -484,6 +484,8 @@ class WorkerPool:
 
     def _write(self, slot: int, window: deque[_Task], pending: deque[_Task]) -> None:
         """Write pending tasks to the worker, up to the window (and ``max_tasks``)."""
+        if not pending:
+            return
         try:
             worker = self._workers[slot] or self._start(slot)
         except WorkerError as exc:
@@ -509,14 +511,15 @@ class WorkerPool:
         except OSError:  # broken pipe: the worker died; reading its answer tells
             pass
 
-    def _answers(self, slot: int, window: deque[_Task],
-                 pending: deque[_Task]) -> list[tuple[Future, Any]]:
+    def _answers(self, slot: int, window: deque[_Task], pending: deque[_Task],
+                 answers: list[tuple[Future, Any]]) -> None:
         """The answers of the oldest tasks: one read (waiting for the first), then
-        every answer already there; each future with its value or exception."""
+        every answer already there; each future, with its value or exception,
+        goes to ``answers`` as soon as it leaves the window."""
         worker = self._workers[slot]
         assert worker is not None
-        answers: list[tuple[Future, Any]] = []
-        while window and (not answers or worker.has_frame()):
+        first = len(answers)
+        while window and (len(answers) == first or worker.has_frame()):
             try:
                 frame = worker.read()
             except OSError:
@@ -537,9 +540,12 @@ class WorkerPool:
                 self._note_rss(worker)
             if self.max_tasks and worker.tasks >= self.max_tasks and not window:
                 self._retire(slot, kill=False)
-            status, value = pickle.loads(frame)
+            try:
+                status, value = pickle.loads(frame)
+            except Exception as exc:  # e.g. a result class the parent cannot import
+                answers.append((future, exc))
+                continue
             answers.append((future, ("ok", value) if status == "ok" else RuntimeError(value)))
-        return answers
 
 
 def _settle(future: Future, outcome: Any) -> None:
