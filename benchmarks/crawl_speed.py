@@ -25,7 +25,10 @@ Figures:
   worker start and stop included); the ratio to the bare crawl of the same
   round, best round, is the headline; the ratio to the plain-items crawl
   of the same round is what the add-on's own work costs;
-- CPU seconds of the crawl process and its workers;
+- CPU seconds of the crawl process and its workers, of the crawl process
+  alone, and of its main thread (the reactor's; the rest of the crawl
+  process's CPU is its other threads: the pool's, which move pages to and
+  from the workers, and Scrapy's DNS threads);
 - items: every content page must give its item (the URLs are checked, not
   only the count); the items of other pages (section and category pages
   the page type passes on as content) are counted in the items column;
@@ -287,7 +290,7 @@ def child(base: str, workers: str, out: str) -> None:
     elapsed = time.perf_counter() - started
     stats = crawler.stats.get_stats()
     own = resource.getrusage(resource.RUSAGE_SELF)
-    print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
+    print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "cpu_main": time.thread_time(), "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
                       "first_item": first[0] - started if first else None, "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
                       "failed": {k: v for k, v in stats.items()
                                  if k.startswith("contentex/failed/")}}))
@@ -377,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{site.products} products) + section/category pages; {args.rounds} round(s); "
           f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
     header = (f"{'crawl':32} {'responses':>9} {'items':>6} {'every content page':>18} {'pages/s':>8} "
-              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
+              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'main thread':>11} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
               f"{'together':>9} {'1st item s':>10}")
     print(header)
     best: dict[str, float] = {}
@@ -404,7 +407,7 @@ def main(argv: list[str] | None = None) -> int:
                                          rate / (plain["responses"] / plain["elapsed"]))
             print(f"{label[:32]:32} {run['responses']:>9} {len(run['urls']):>6} "
                   f"{complete_txt:>18} {rate:>8.1f} "
-                  f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} "
+                  f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} {run['cpu_main']:>11.2f} "
                   f"{run['server_cpu']:>12.2f} "
                   f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
                   f"{run['peak']['total'] / 1024:>9.0f} {first_txt:>10}")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,7 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WorkerError, WorkerPool
+from .pool import WINDOW, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
 from .work import PageResult, WorkSettings, failed_item, has_text, process_page
 
@@ -72,10 +73,12 @@ def probability_band(probability: float) -> str:
     return f"{low / 10:.1f}-{(low + 1) / 10:.1f}"
 
 
-# Tasks in flight per worker (one running, one queued): enough to keep every
-# worker busy, few enough that a slow pool holds responses back in Scrapy's
-# scraper slot (which then stops the downloader) instead of growing a queue.
-TASKS_PER_WORKER = 2
+# Tasks in flight per worker: the pool's window (one running, the next ones
+# already in the worker's pipe) and one more waiting, so a pool thread finds
+# the next task ready when an answer comes. Few enough that a slow pool holds
+# responses back in the downloader (they count against CONCURRENT_REQUESTS)
+# instead of growing a queue.
+TASKS_PER_WORKER = WINDOW + 1
 
 
 class _State:
@@ -137,10 +140,51 @@ def _content_type(response: Response) -> str | None:
     return value.decode("latin-1") if isinstance(value, bytes) else str(value)
 
 
-def _awaitable(future: Future) -> Any:
-    """A concurrent.futures.Future as something this crawl's coroutines can await."""
-    if is_asyncio_available():
-        return asyncio.wrap_future(future)
+class _Inbox:
+    """The pool's answers, handed to the asyncio loop in batches.
+
+    ``asyncio.wrap_future`` wakes the loop once per future: a write to its
+    self-pipe from the pool thread, which then waits for the GIL again before
+    it can read the next answer. Here the first answer of a batch schedules
+    one drain and the answers that come before it runs just join the batch.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._ready: deque[tuple[Future, asyncio.Future]] = deque()
+        self._scheduled = False
+
+    def watch(self, future: Future) -> asyncio.Future:
+        """An asyncio future of this loop that gets ``future``'s outcome."""
+        waiter = self.loop.create_future()
+        future.add_done_callback(lambda done: self._arrived(done, waiter))
+        return waiter
+
+    def _arrived(self, done: Future, waiter: asyncio.Future) -> None:
+        """In the pool's thread (or this loop's, for a future already done)."""
+        self._ready.append((done, waiter))
+        if not self._scheduled:
+            self._scheduled = True
+            self.loop.call_soon_threadsafe(self._drain)
+
+    def _drain(self) -> None:
+        """In the loop: settle every waiter whose answer came (cleared first, so
+        an answer that arrives meanwhile schedules the next drain)."""
+        self._scheduled = False
+        while self._ready:
+            done, waiter = self._ready.popleft()
+            if waiter.cancelled():
+                continue
+            if done.cancelled():
+                waiter.cancel()
+            elif (exc := done.exception()) is not None:
+                waiter.set_exception(exc)
+            else:
+                waiter.set_result(done.result())
+
+
+def _deferred(future: Future) -> Any:
+    """A concurrent.futures.Future as a Deferred, for a crawl on a plain Twisted reactor."""
     from twisted.internet import reactor
     from twisted.internet.defer import Deferred
 
@@ -353,21 +397,21 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
     def work(self) -> WorkSettings:
         return WorkSettings.from_config(self.config)
 
-    def _classify(self, response: Response) -> _State:
-        """The worker's result when ContentexWorkerMiddleware ran one, else the work here."""
+    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
+        """Classify before the callback runs so spiders can read the label in meta.
+
+        A response the worker middleware sent to the pool passed the skip
+        checks there and has its result waiting; any other is checked and
+        classified here (extraction then follows in the pipeline, if needed).
+        """
         done = _ready(self.crawler).pop(response, None)
-        if done is None:  # in-process: extraction follows in the pipeline, if needed
+        if done is None:
+            if reason := skip_reason(response, self.config.max_page_size):
+                self._states[response] = self._skip(response, reason)
+                return
             done = process_page(*work_args(response, self._kind_for(response), self.work,
                                            extract=False))
-        return self._apply(response, done)
-
-    # -- hooks -----------------------------------------------------------
-
-    def process_spider_input(self, response: Response, spider: Spider | None = None) -> None:
-        """Classify before the callback runs so spiders can read the label in meta."""
-        reason = skip_reason(response, self.config.max_page_size)
-        self._states[response] = (self._skip(response, reason) if reason
-                                  else self._classify(response))
+        self._states[response] = self._apply(response, done)
 
     # The two output hooks do what BaseSpiderMiddleware's do (each request
     # and item through get_processed_request / get_processed_item), written
@@ -377,7 +421,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def _processed(self, o: Any, response: Response | None) -> Any:
         if isinstance(o, Request):
-            return self.get_processed_request(o, response)
+            # Without steering a request passes untouched: skip the call.
+            return self.get_processed_request(o, response) if self._steers else o
         return self.get_processed_item(o, response)
 
     def process_spider_output(
@@ -543,6 +588,7 @@ class ContentexWorkerMiddleware(_Component):
         self._logged: set[str] = set()
         self.pool: WorkerPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
+        self._inbox: _Inbox | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexWorkerMiddleware:
@@ -570,13 +616,22 @@ class ContentexWorkerMiddleware(_Component):
         async with self.gate:
             future = self._ensure_pool().submit(*work_args(response, kind, self.work, True))
             try:
-                done = await _awaitable(future)
+                done = await self._awaitable(future)
             except WorkerError as exc:
                 done = self._failure(response, kind, exc)
             except Exception as exc:  # the function itself failed in the worker
                 done = self._failure(response, kind, WorkerError(repr(exc)))
         _ready(self.crawler)[response] = done
         return response
+
+    def _awaitable(self, future: Future) -> Any:
+        """The pool's future as something this crawl's coroutines can await."""
+        if not is_asyncio_available():
+            return _deferred(future)
+        loop = asyncio.get_running_loop()
+        if self._inbox is None or self._inbox.loop is not loop:
+            self._inbox = _Inbox(loop)
+        return self._inbox.watch(future)
 
     def _failure(self, response: Response, kind: str, exc: WorkerError) -> PageResult:
         """A dead or stuck worker: the page counts as content, its item keeps the reason."""

@@ -5,14 +5,23 @@ that runs too long, and one crashed worker breaks the whole executor (every
 task in flight fails). Here each worker is a plain child process
 (``python -c ...``: a fresh interpreter, never a fork of the crawl process,
 whose reactor and threads must not be copied) driven by one thread of the
-parent that sends it one task at a time over its stdin and reads the answer
-from its stdout. A worker that dies fails only its own task
+parent that writes tasks to its stdin and reads the answers from its stdout,
+in order. A worker that dies fails only the task it was running
 (:class:`WorkerCrashed`); one that runs past the timeout is killed and fails
-its task (:class:`WorkerTimeout`); either way a fresh worker takes its place
-for the next task.
+that task (:class:`WorkerTimeout`); either way a fresh worker takes its place
+and gets the tasks that were waiting in the dead one's pipe.
 
-Callers get :class:`concurrent.futures.Future` objects; the Scrapy glue wraps
-them for asyncio or Twisted and bounds how many are in flight.
+Why a window of tasks in each worker's pipe (``WINDOW``): the crawl's reactor
+thread holds the GIL most of the time, and a thread that comes back from a
+system call waits for it up to the switch interval (5 ms). With one task at a
+time, the worker idled through those waits after every answer (measured: 5 ms
+of wall time per 3.2 ms page with an idle reactor, far more with a busy one).
+With the next tasks already in its pipe it goes straight on. The parent
+thread makes two system calls per task (one write, one read; answers that
+arrive together are read at once), and the timeout is kept by a watchdog
+thread that wakes a few times a second, not by a ``select`` per read. The
+worker drains its stdin in a thread of its own, so a big task written while
+it writes a big answer can never deadlock the two pipes.
 
 No Scrapy import: the workers import only ``scrapy_contentex.work``. A new
 worker loads the models while it waits for its first tasks (``warm``: it
@@ -37,6 +46,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
@@ -135,18 +145,9 @@ def _inject_fault(fault: str | None, args: tuple) -> None:
         time.sleep(3600)
 
 
-# How long a worker waits for a task before it takes a warm-up step: the parent
-# sends the first task only after reading "ready" (a pending task would
-# otherwise find the worker in a step it began a moment before), and a crawl
-# in full swing sends the next task well within this.
+# How long a worker waits for a task before it takes a warm-up step: a crawl in
+# full swing sends the next task well within this.
 WARM_IDLE = 0.05
-
-
-def _idle(fd: int, wait: float = WARM_IDLE) -> bool:
-    """No task arrived on ``fd`` within ``wait`` seconds. The parent sends a task
-    only after reading the previous answer, so nothing can sit unread in the
-    stdin buffer: the pipe tells."""
-    return not select.select([fd], [], [], wait)[0]
 
 
 def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
@@ -156,6 +157,30 @@ def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
     from .work import warm_up_steps
 
     return warm_up_steps()
+
+
+def _drain(stream: BinaryIO, tasks: queue.SimpleQueue) -> None:
+    """Move frames from the parent's pipe to ``tasks`` as they come; None at EOF.
+
+    Runs in a thread of the worker so the pipe never fills up while the
+    worker computes or writes an answer (the parent would block on it)."""
+    while (frame := _read_frame(stream)) is not None:
+        tasks.put(frame)
+    tasks.put(None)
+
+
+def _next_task(tasks: queue.SimpleQueue, steps: list[Callable[[], Any]]) -> bytes | None:
+    """The next task's frame; while none comes within ``WARM_IDLE``, a warm-up step."""
+    while steps:
+        try:
+            return tasks.get(timeout=WARM_IDLE)
+        except queue.Empty:
+            pass
+        try:
+            steps.pop(0)()
+        except Exception as exc:  # a warm-up failure costs only the warm-up
+            print(f"contentex worker: warm-up step failed: {exc!r}", file=sys.stderr)
+    return tasks.get()
 
 
 def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
@@ -174,18 +199,12 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     sys.stdout = sys.stderr
-    stdin = sys.stdin.buffer
+    tasks: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+    threading.Thread(target=_drain, args=(sys.stdin.buffer, tasks), daemon=True).start()
     func = _resolve(function)
     _write_frame(out, pickle.dumps(("ready", os.getpid())))
     steps = _warm_up_steps(function) if warm else []
-    while True:
-        while steps and _idle(stdin.fileno()):
-            try:
-                steps.pop(0)()
-            except Exception as exc:  # a warm-up failure costs only the warm-up
-                print(f"contentex worker: warm-up step failed: {exc!r}", file=sys.stderr)
-        if (frame := _read_frame(stdin)) is None:
-            break
+    while (frame := _next_task(tasks, steps)) is not None:
         args = pickle.loads(frame)
         _inject_fault(fault, args)
         try:
@@ -197,8 +216,12 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
 
 # -- the parent side ---------------------------------------------------------
 
+def _frame(payload: bytes) -> bytes:
+    return _HEADER.pack(len(payload)) + payload
+
+
 class _Worker:
-    """One child process and the pipe ends the parent holds."""
+    """One child process, the pipe ends the parent holds, and what it is running."""
 
     def __init__(self, function: str, fault: str | None, warm: bool = False) -> None:
         env = dict(os.environ)
@@ -211,32 +234,52 @@ class _Worker:
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             env=env, bufsize=0)
         self.fd = self.proc.stdout.fileno()
-        self.tasks = 0
+        self.tasks = 0  # answered
+        self.sent = 0
+        # When the oldest unanswered task began (None: nothing to do); the
+        # watchdog kills the worker when that is longer ago than the timeout.
+        self.running_since: float | None = None
+        self.timed_out = False
+        self._buffer = bytearray()
 
-    def read(self, deadline: float | None) -> bytes | None:
-        """One frame, or None on EOF; raises TimeoutError past the deadline."""
-        header = self._read_exact(_HEADER.size, deadline)
-        if header is None:
-            return None
-        return self._read_exact(_HEADER.unpack(header)[0], deadline)
+    def read(self, deadline: float | None = None) -> bytes | None:
+        """The next frame, or None on EOF.
 
-    def _read_exact(self, size: int, deadline: float | None) -> bytes | None:
-        chunks: list[bytes] = []
-        while size:
+        Reads whatever the pipe holds, so answers that arrived together cost
+        one system call. With a deadline (start-up only), raises TimeoutError
+        past it; tasks rely on the watchdog instead.
+        """
+        buffer = self._buffer
+        while True:
+            if len(buffer) >= _HEADER.size:
+                end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
+                if len(buffer) >= end:
+                    frame = bytes(buffer[_HEADER.size:end])
+                    del buffer[:end]
+                    return frame
+                wanted = end - len(buffer)
+            else:
+                wanted = _HEADER.size
             if deadline is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
                     raise TimeoutError
-            chunk = os.read(self.fd, min(size, 1 << 20))
+            chunk = os.read(self.fd, min(max(wanted, 1 << 16), 1 << 24))
             if not chunk:
                 return None
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
+            buffer += chunk
 
-    def send(self, payload: bytes) -> None:
-        self.proc.stdin.write(_HEADER.pack(len(payload)) + payload)
-        self.proc.stdin.flush()
+    def has_frame(self) -> bool:
+        """Whether a whole frame is already read (``read`` then needs no system call)."""
+        buffer = self._buffer
+        return (len(buffer) >= _HEADER.size
+                and len(buffer) >= _HEADER.size + _HEADER.unpack_from(buffer)[0])
+
+    def send(self, data: bytes) -> None:
+        """Write ``data`` whole (the worker drains its stdin, so this never blocks for long)."""
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.proc.stdin.fileno(), view):]
 
     def rss_kb(self) -> int:
         return rss_kb(self.proc.pid)
@@ -257,37 +300,54 @@ class _Worker:
             return self.proc.wait()
 
 
+# Tasks written ahead into a worker's pipe (see the module docstring); the
+# caller should keep about one more per worker in flight so a thread finds
+# the next task waiting when an answer comes.
+WINDOW = 3
+
+_Task = tuple[Future, tuple]
+
+
 class WorkerPool:
     """``size`` worker processes running ``function(*args)`` for submitted tasks.
 
     ``submit`` never blocks; bound the tasks in flight in the caller (the
-    middleware waits on a semaphore of ``max_in_flight``). ``timeout`` is per
-    task, in seconds (None = no limit). ``max_tasks`` restarts a worker after
+    middleware waits on a semaphore). ``timeout`` is per task, in seconds
+    (None = no limit), counted from when the worker could start on it and
+    checked a few times a second. ``max_tasks`` restarts a worker after
     that many tasks (0 = never), which caps memory that a long crawl could
     otherwise fragment. ``warm`` (default: on, unless the environment sets
     ``CONTENTEX_WORKER_WARM=0``) lets each new worker load the models while
-    it has no task.
+    it has no task. ``window``: tasks written ahead into a worker's pipe.
     """
 
     def __init__(self, size: int, timeout: float | None = None,
                  function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
-                 fault: str | None = None, warm: bool | None = None) -> None:
+                 fault: str | None = None, warm: bool | None = None,
+                 window: int = WINDOW) -> None:
         if size < 1:
             raise ValueError(f"pool size must be >= 1, not {size}")
+        if window < 1:
+            raise ValueError(f"window must be >= 1, not {window}")
         self.size = size
         self.timeout = timeout
         self.function = function
         self.max_tasks = max_tasks
+        self.window = window
         self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
         self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
         self.restarts = 0
         self.peak_rss_kb = 0
-        self._tasks: queue.SimpleQueue[tuple[Future, tuple] | None] = queue.SimpleQueue()
+        self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._workers: list[_Worker | None] = [None] * size
         self._lock = threading.Lock()
         self._closed = False
+        self._stopped = threading.Event()
         self._threads = [threading.Thread(target=self._run, args=(i,), daemon=True,
                                           name=f"contentex-pool-{i}") for i in range(size)]
+        if timeout:
+            self._threads.append(threading.Thread(target=self._watch, daemon=True,
+                                                  name="contentex-pool-watchdog"))
         for thread in self._threads:
             thread.start()
 
@@ -310,11 +370,12 @@ class WorkerPool:
         if self._closed:
             return
         self._closed = True
-        for _ in self._threads:
+        for _ in range(self.size):
             self._tasks.put(None)
         if wait:
-            for thread in self._threads:
-                thread.join(timeout=(self.timeout or 30) + 10)
+            for thread in self._threads[:self.size]:
+                thread.join(timeout=(self.timeout or 30) * self.window + 10)
+        self._stopped.set()
         while True:  # whatever no thread picked up
             try:
                 entry = self._tasks.get_nowait()
@@ -328,6 +389,22 @@ class WorkerPool:
 
     def __exit__(self, *exc: Any) -> None:
         self.shutdown()
+
+    # -- the watchdog --------------------------------------------------------
+
+    def _watch(self) -> None:
+        """Kill a worker whose current task has run past the timeout (its thread
+        then reads EOF and fails that task with WorkerTimeout)."""
+        assert self.timeout
+        while not self._stopped.wait(min(0.5, self.timeout / 10)):
+            now = time.monotonic()
+            with self._lock:
+                for worker in self._workers:
+                    since = worker.running_since if worker is not None else None
+                    if since is not None and now - since > self.timeout \
+                            and not worker.timed_out:
+                        worker.timed_out = True
+                        worker.proc.kill()
 
     # -- one thread per worker ---------------------------------------------
 
@@ -357,50 +434,123 @@ class WorkerPool:
         self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
 
     def _run(self, slot: int) -> None:
+        """Keep this slot's worker fed: take tasks, write them ahead, read the answers.
+
+        One turn: the answers that arrived (at least one), then the next tasks
+        written, and only then the futures settled, so the worker has its next
+        task before the caller's wake-up (a system call, and a wait for the GIL)."""
         try:
             self._start(slot)  # ready before the first task: start-up is not task time
         except (WorkerError, OSError) as exc:  # retried at the first task
             logger.warning("contentex: worker did not start: %s", exc)
-        while (entry := self._tasks.get()) is not None:
-            future, args = entry
-            if not future.set_running_or_notify_cancel():
+        window: deque[_Task] = deque()  # written to the worker, not answered yet
+        pending: deque[_Task] = deque()  # taken from the queue, not written yet
+        closing = False
+        while True:
+            closing = self._take(pending, len(window), closing, wait=True)
+            if not window and not pending:
+                if closing:
+                    break
                 continue
+            answers: list[tuple[Future, Any]] = []
             try:
-                self._one(slot, future, args)
-            except Exception as exc:  # e.g. arguments that do not pickle: this task only
-                if not future.done():
-                    future.set_exception(exc)
+                if window:
+                    self._answers(slot, window, pending, answers)
+                    closing = self._take(pending, len(window), closing)
+                self._write(slot, window, pending)
+            except Exception as exc:  # unforeseen: fail the oldest task, keep the others
+                if window:
+                    answers.append((window.popleft()[0], exc))
+            for future, outcome in answers:
+                _settle(future, outcome)
         self._retire(slot, kill=False)
 
-    def _one(self, slot: int, future: Future, args: tuple) -> None:
-        """Run one task on this slot's worker; settle its future whatever happens."""
+    def _take(self, pending: deque[_Task], written: int, closing: bool,
+              wait: bool = False) -> bool:
+        """Move queued tasks to ``pending`` (with ``wait``, waiting for one when
+        this slot has none); returns whether the pool is closing."""
+        block = wait and not written and not pending
+        while not closing and written + len(pending) < self.window:
+            try:
+                entry = self._tasks.get() if block else self._tasks.get_nowait()
+            except queue.Empty:
+                break
+            block = False
+            if entry is None:
+                return True
+            if entry[0].set_running_or_notify_cancel():
+                pending.append(entry)
+        return closing
+
+    def _write(self, slot: int, window: deque[_Task], pending: deque[_Task]) -> None:
+        """Write pending tasks to the worker, up to the window (and ``max_tasks``)."""
+        if not pending:
+            return
         try:
             worker = self._workers[slot] or self._start(slot)
-            worker.send(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
-            deadline = time.monotonic() + self.timeout if self.timeout else None
-            frame = worker.read(deadline)
-        except TimeoutError:
-            self._retire(slot, kill=True)
-            self.restarts += 1
-            future.set_exception(WorkerTimeout(f"worker ran past {self.timeout:g} s; killed"))
-            return
         except WorkerError as exc:
-            future.set_exception(exc)
+            pending.popleft()[0].set_exception(exc)
             return
-        except OSError:  # broken pipe: the worker died before reading the task
-            frame = None
-        if frame is None:
-            code = self._retire(slot, kill=True)
-            self.restarts += 1
-            future.set_exception(WorkerCrashed(f"worker died (exit code {code})"))
+        frames: list[bytes] = []
+        while pending and len(window) < self.window and \
+                not (self.max_tasks and worker.sent >= self.max_tasks):
+            future, args = pending.popleft()
+            try:
+                frames.append(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
+            except Exception as exc:  # e.g. arguments that do not pickle: this task only
+                future.set_exception(exc)
+                continue
+            window.append((future, args))
+            worker.sent += 1
+        if not frames:
             return
-        status, value = pickle.loads(frame)
-        worker.tasks += 1
-        if worker.tasks % 100 == 0:
-            self._note_rss(worker)
-        if self.max_tasks and worker.tasks >= self.max_tasks:
-            self._retire(slot, kill=False)
-        if status == "ok":
-            future.set_result(value)
-        else:
-            future.set_exception(RuntimeError(value))
+        if worker.running_since is None:
+            worker.running_since = time.monotonic()
+        try:
+            worker.send(b"".join(frames))
+        except OSError:  # broken pipe: the worker died; reading its answer tells
+            pass
+
+    def _answers(self, slot: int, window: deque[_Task], pending: deque[_Task],
+                 answers: list[tuple[Future, Any]]) -> None:
+        """The answers of the oldest tasks: one read (waiting for the first), then
+        every answer already there; each future, with its value or exception,
+        goes to ``answers`` as soon as it leaves the window."""
+        worker = self._workers[slot]
+        assert worker is not None
+        first = len(answers)
+        while window and (len(answers) == first or worker.has_frame()):
+            try:
+                frame = worker.read()
+            except OSError:
+                frame = None
+            future, _ = window.popleft()
+            if frame is None:  # the worker died (or the watchdog killed it) on this task
+                timed_out = worker.timed_out
+                code = self._retire(slot, kill=True)
+                self.restarts += 1
+                pending.extendleft(reversed(window))  # never started: the next worker runs them
+                window.clear()
+                answers.append((future, WorkerTimeout(f"worker ran past {self.timeout:g} s; killed")
+                                if timed_out else WorkerCrashed(f"worker died (exit code {code})")))
+                break
+            worker.tasks += 1
+            worker.running_since = time.monotonic() if window else None
+            if worker.tasks % 100 == 0:
+                self._note_rss(worker)
+            if self.max_tasks and worker.tasks >= self.max_tasks and not window:
+                self._retire(slot, kill=False)
+            try:
+                status, value = pickle.loads(frame)
+            except Exception as exc:  # e.g. a result class the parent cannot import
+                answers.append((future, exc))
+                continue
+            answers.append((future, ("ok", value) if status == "ok" else RuntimeError(value)))
+
+
+def _settle(future: Future, outcome: Any) -> None:
+    """Set a future from an answer: ("ok", value), or an exception."""
+    if isinstance(outcome, BaseException):
+        future.set_exception(outcome)
+    else:
+        future.set_result(outcome[1])

@@ -32,7 +32,12 @@ from scrapy.exceptions import NotConfigured
 from scrapy.utils.misc import build_from_crawler
 
 from scrapy_contentex.items import Article, Page, Product
-from scrapy_contentex.middlewares import META_PAGE_TYPE, ContentexWorkerMiddleware
+from scrapy_contentex.middlewares import (
+    META_PAGE_TYPE,
+    TASKS_PER_WORKER,
+    ContentexWorkerMiddleware,
+    _Inbox,
+)
 from scrapy_contentex.pipelines import ContentexPipeline
 from scrapy_contentex.pool import (
     FAULT_ENV,
@@ -110,6 +115,70 @@ def test_stuck_worker_is_killed_at_the_timeout_and_replaced():
             stuck.result(timeout=60)
         assert after.result(timeout=60).item.headline == "Ferry Timetable Changes for Winter"
         assert pool.restarts == 1
+
+
+def test_tasks_written_ahead_after_a_crash_run_on_the_next_worker():
+    """A window of tasks sits in the worker's pipe: the crash fails its own task
+    only, and the tasks behind it run on the fresh worker, in order."""
+    with WorkerPool(1, timeout=30, fault="crash", window=4) as pool:
+        futures = [pool.submit(*task(html)) for html in
+                   (ARTICLE_EN, FAULTY, PRODUCT_EN, INDEX_EN, ARTICLE_EN)]
+        with pytest.raises(WorkerCrashed):
+            futures[1].result(timeout=60)
+        labels = [f.result(timeout=60).label for f in futures[2:]]
+        assert labels == [process_page(*task(html)).label
+                          for html in (PRODUCT_EN, INDEX_EN, ARTICLE_EN)]
+        assert futures[0].result(timeout=60).item.headline == \
+            "Ferry Timetable Changes for Winter"
+        assert pool.restarts == 1
+
+
+def test_big_tasks_and_big_answers_do_not_block_the_pipes():
+    """Tasks and answers far beyond a pipe's 64 KiB, written ahead: the worker
+    drains its stdin in a thread, so neither side can wait on the other forever."""
+    big = [bytes([i]) * (3 << 20) for i in range(4)]
+    with WorkerPool(1, timeout=60, function="builtins:bytes", window=3) as pool:
+        futures = [pool.submit(b) for b in big]
+        assert [f.result(timeout=60) for f in futures] == big
+
+
+def test_window_must_be_positive():
+    with pytest.raises(ValueError, match="window"):
+        WorkerPool(1, window=0)
+
+
+def test_inbox_settles_answers_from_a_thread_in_batches(monkeypatch):
+    """Every awaiting coroutine gets its own outcome; answers that arrive
+    together wake the loop once, not once each."""
+    import threading
+    from concurrent.futures import Future
+
+    drains = []
+    original = _Inbox._drain
+    monkeypatch.setattr(_Inbox, "_drain", lambda self: (drains.append(1), original(self)))
+
+    async def main():
+        inbox = _Inbox(asyncio.get_running_loop())
+        futures = [Future() for _ in range(50)]
+        waiters = [inbox.watch(f) for f in futures]
+
+        def settle():
+            for i, f in enumerate(futures[:48]):
+                f.set_result(i)
+            futures[48].set_exception(ValueError("boom"))
+            futures[49].cancel()
+
+        thread = threading.Thread(target=settle)
+        thread.start()
+        thread.join()  # all answers are in before the loop runs again
+        results = await asyncio.gather(*waiters, return_exceptions=True)
+        return results
+
+    results = asyncio.run(main())
+    assert results[:48] == list(range(48))
+    assert isinstance(results[48], ValueError) and str(results[48]) == "boom"
+    assert isinstance(results[49], asyncio.CancelledError)
+    assert len(drains) == 1
 
 
 def test_pool_size_must_be_positive():
@@ -193,8 +262,9 @@ def test_tasks_in_flight_stay_bounded():
     responses = [html_response(ARTICLE_EN, url=f"http://example.com/{i}.html") for i in range(12)]
     outputs = asyncio.run(_through(workers, mw, pipeline, responses))
     assert len(outputs) == 12 and all(isinstance(out[0], Article) for out in outputs)
-    # 12 responses waited at once; at most 2 per worker were handed to the pool.
-    assert crawler.stats.get_value("contentex/workers/peak_in_flight") == 2
+    # 12 responses waited at once; at most TASKS_PER_WORKER per worker were handed to the pool.
+    assert TASKS_PER_WORKER < 12
+    assert crawler.stats.get_value("contentex/workers/peak_in_flight") == TASKS_PER_WORKER
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
