@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate, chain
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
@@ -187,14 +188,12 @@ def _heading_leaves(leaves: list):
     """
     texts = [leaf if len(leaf) <= _LABEL_MAX else "" for leaf in leaves[:_MAX_LEAVES]]
     joined = "\x00" + "\x00".join(texts).lower() + "\x00"  # a literal first character: a fast scan
-    if not _HEADING_RE.search(joined):
+    matches = _HEADING_RE.finditer(joined)  # one scan of the texts (not a search, then a second for the matches)
+    first = next(matches, None)
+    if first is None:
         return
-    starts = []
-    pos = 0
-    for text in texts:
-        starts.append(pos)
-        pos += len(text) + 1
-    for match in _HEADING_RE.finditer(joined):
+    starts = list(accumulate((len(text) + 1 for text in texts[:-1]), initial=0))  # where each text's separator is
+    for match in chain((first,), matches):
         index = bisect_right(starts, match.start()) - 1  # the match opens at the separator before it
         yield leaves[index], _label_key(match.group(1))
 
