@@ -26,6 +26,12 @@ COMPILED = [
     "scrapy_contentex/core/text/common.py",
     "scrapy_contentex/core/text/learned.py",
     "scrapy_contentex/core/trees.py",
+    "scrapy_contentex/core/text/__init__.py",
+    "scrapy_contentex/core/title.py",
+    "scrapy_contentex/core/headline.py",
+    "scrapy_contentex/core/lang.py",
+    "scrapy_contentex/core/dates.py",
+    "scrapy_contentex/core/structured.py",
 ]
 
 # mypyc refuses modules with type errors. These codes flag places where the
@@ -37,6 +43,7 @@ MYPY_FLAGS = [
     "--disable-error-code=union-attr",
     "--disable-error-code=arg-type",
     "--disable-error-code=assignment",
+    "--disable-error-code=var-annotated",
 ]
 
 

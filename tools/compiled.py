@@ -4,10 +4,11 @@
     python -m tools.compiled compare DIR        # outputs of both copies, page by page
     python -m tools.compiled speed DIR [--rounds 2] [args for benchmarks.speed]
     python -m tools.compiled imports DIR        # import time of each copy
+    python -m tools.compiled test DIR           # the test suite on the compiled copy
 
-Both copies are made from this checkout's files (the package, setup files
-and benchmarks), so the only difference between them is the compilation of
-the modules ``setup.py`` lists. Each copy runs in its own interpreter (one
+Both copies are made from this checkout's files (every file git sees:
+package, setup files, tests, benchmarks), so the only difference between
+them is the compilation of the modules ``setup.py`` lists. Each copy runs in its own interpreter (one
 process cannot import two builds of one package); ``speed`` runs
 ``benchmarks.speed`` in the two copies back to back, alternating, so each
 build's ratio to trafilatura is measured in the same minutes. The datasets
@@ -28,21 +29,19 @@ from pathlib import Path
 
 from benchmarks.common import ROOT, datasets_dir
 
-COPIED = ("scrapy_contentex", "benchmarks", "setup.py", "setup.cfg", "pyproject.toml", "README.md")
 BUILDS = ("pure", "compiled")
 
 
 def copy_tree(dest: Path) -> None:
-    """This checkout's package, setup files and benchmarks, without caches or builds."""
+    """This checkout's files as git sees them (tracked or new, not ignored): no caches, no builds."""
     if dest.exists():
         shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.so", "build")
-    for name in COPIED:
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for name in listed:
         src = ROOT / name
-        if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=ignore)
-        else:
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / name)
 
 
@@ -100,7 +99,10 @@ def compare(base: Path) -> int:
     """Every public call's item on every benchmark page, pure vs compiled: identical?"""
     dumps = {}
     for name in BUILDS:
-        done = run_in(base, name, ["-c", DUMP_CODE], capture_output=True, check=True)
+        done = run_in(base, name, ["-c", DUMP_CODE], capture_output=True)
+        if done.returncode:
+            print(f"{name} build failed on the pages:\n{done.stderr[-3000:]}")
+            return 1
         dumps[name] = json.loads(done.stdout)
         print(f"{name}: core.text.region from {Path(dumps[name]['region_module']).name}")
     status = 0
@@ -149,9 +151,14 @@ def imports(base: Path, repeats: int = 7) -> int:
     return 0
 
 
+def test(base: Path) -> int:
+    """pytest in the compiled copy: its tests exercise paths the benchmark pages may not."""
+    return run_in(base, "compiled", ["-m", "pytest", "-q", "-p", "no:cacheprovider"]).returncode
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("build", "compare", "speed", "imports"))
+    parser.add_argument("command", choices=("build", "compare", "speed", "imports", "test"))
     parser.add_argument("dir", type=Path, help="where the two copies live")
     parser.add_argument("--rounds", type=int, default=2, help="speed: runs per build")
     args, extra = parser.parse_known_args(argv)  # the rest goes to benchmarks.speed
@@ -160,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         return build(base)
     if args.command == "imports":
         return imports(base)
+    if args.command == "test":
+        return test(base)
     if datasets_dir() is None:
         print("datasets not found: expected ../shared/datasets or $CONTENTEX_DATASETS; nothing to measure.")
         return 0
