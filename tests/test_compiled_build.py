@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -31,3 +33,10 @@ def test_compiled_modules_exist_and_are_core(monkeypatch):
         assert (ROOT / path).is_file(), path
         # the core has no Scrapy import; compiled code must not pull Scrapy in either
         assert path.startswith("scrapy_contentex/core/"), path
+    assert set(setup.MYPYC_SKIPS) <= set(setup.COMPILED)
+
+
+def test_unknown_compiler_is_a_clear_error(monkeypatch):
+    setup = load_setup(monkeypatch, "1")
+    with pytest.raises(SystemExit, match="mypyc, cython or 0"):
+        setup.ext_modules()
