@@ -133,8 +133,10 @@ def test(base: Path) -> int:
     """pytest in each compiled copy: the tests reach paths the benchmark pages may not."""
     status = 0
     for name in builds(base)[1:]:
-        print(f"=== {name} copy: python -m pytest -q", flush=True)
-        status = status or run_in(base, name, ["-m", "pytest", "-q", "-p", "no:cacheprovider"]).returncode
+        print(f"=== {name} copy: python -m pytest", flush=True)
+        code = run_in(base, name, ["-m", "pytest", "-p", "no:cacheprovider"]).returncode
+        print(f"=== {name} copy: pytest exit status {code}", flush=True)
+        status = status or code
     return status
 
 
