@@ -1,6 +1,6 @@
 """Speed of the whole public calls, as ratios measured side by side in one run.
 
-    python -m benchmarks.speed [--limit N] [--passes 3] [--no-cold] [--steps]
+    python -m benchmarks.speed [--limit N] [--passes 3] [--no-cold] [--steps] [--build-label TEXT]
 
 What users call is timed, whole: ``extract_article`` against trafilatura
 (``trafilatura.extract`` with metadata, default settings) on the article and
@@ -22,6 +22,10 @@ and shown as a multiple of the same call warm.
 into its steps (parse, page blocks, lines and their features, the line
 model, metadata) beside the whole call, so a speed change
 can be aimed at the step that costs most.
+
+The first line names the build timed: pure Python, or how many of the
+package's modules were loaded from compiled extensions (the opt-in build of
+``setup.py``, docs/compiled.md); ``--build-label`` adds a free text to it.
 
 Exit status 0 whatever the figures; 0 with a note when the datasets are absent.
 """
@@ -68,6 +72,22 @@ def ours(name: str) -> Call:
 
 def pages_of(sets: tuple[str, ...], limit: int | None) -> list[tuple[str, str | None]]:
     return [(html, record.get("url")) for name in sets for record, html in load_texts(name, limit)]
+
+
+def build_label(extra: str | None = None) -> str:
+    """Which build of the package is timed: pure Python, or which modules are compiled."""
+    import scrapy_contentex
+    from scrapy_contentex.core import metadata, title, trees  # noqa: F401  (load what gets timed)
+    from scrapy_contentex.core.text import combined, learned, region  # noqa: F401
+
+    compiled = sorted(name for name, module in sys.modules.items()
+                      if name.startswith("scrapy_contentex")
+                      and str(getattr(module, "__file__", "")).endswith((".so", ".pyd")))
+    where = os.path.dirname(scrapy_contentex.__file__)
+    label = (f"compiled build: {len(compiled)} modules from extensions "
+             f"({', '.join(n.removeprefix('scrapy_contentex.') for n in compiled)})"
+             if compiled else "pure-Python build")
+    return f"{label}; package at {where}" + (f"; {extra}" if extra else "")
 
 
 # -- where the whole extract_article call spends its time ---------------------
@@ -169,10 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="pages per set (default: all)")
     parser.add_argument("--passes", type=int, default=3, help="timed passes; the best counts")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold first-call rows")
+    parser.add_argument("--build-label", default=None, help="free text added to the build line")
     parser.add_argument("--steps", action="store_true",
                         help="only split extract_article into its steps on the article pages")
     args = parser.parse_args(argv)
     require_datasets()
+    print(build_label(args.build_label))
     if args.steps:
         articles = pages_of(ARTICLE_SETS, args.limit)
         steps = article_steps(articles, args.passes)

@@ -1,0 +1,1 @@
+"""Developer tools (not installed with the package)."""
