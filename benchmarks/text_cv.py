@@ -1,6 +1,6 @@
 """Main text of the whole ``extract_article`` call, cross-validated by domain, vs trafilatura and readability.
 
-    python -m benchmarks.text_cv [--folds 5] [--limit N] [--no-competitors] [--sets a,b]
+    python -m benchmarks.text_cv [--folds 5] [--limit N] [--no-competitors] [--sets a,b] [--comment-prose N]
 
 The default extractor is a trained model, so no page may be scored by a
 model that saw its domain.  The licensed development sets
@@ -14,7 +14,9 @@ shipped.  Competitors run on the same decoded pages in the same process.
 
 Metrics (datasets README): 4-token shingle F1 for articles-en/zh/multi and
 forums (CJK characters are tokens), WCXB's word F1 for the other sets.
-Speed: CPU time of the whole call on the same pages, as a ratio to
+``--comment-prose N`` adds a column: the same fold models with reader
+comments cut after N tokens of prose (``comment_prose_tokens``, off by
+default).  Speed: CPU time of the whole call on the same pages, as a ratio to
 trafilatura's.  Needs the ``bench`` and ``train`` extras (LightGBM trains
 the fold models).  Exits 0 whatever the figures.
 """
@@ -42,11 +44,11 @@ from training.corpus import HELD_OUT_SETS, SHINGLE_SETS, TRAIN_SETS, load_corpus
 from training.train_blocks import MODEL_PATH, build, export, fit
 
 
-def _ours(model: str):
+def _ours(model: str, **params):
     from scrapy_contentex import extract_article
 
     def run(html: str, url: str | None) -> str:
-        return extract_article(html, url=url, params={"model": model}).articleBody or ""
+        return extract_article(html, url=url, params={"model": model, **params}).articleBody or ""
 
     return run
 
@@ -120,10 +122,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="pages per set")
     ap.add_argument("--sets", default=",".join(TRAIN_SETS + HELD_OUT_SETS))
     ap.add_argument("--no-competitors", action="store_true")
+    ap.add_argument("--comment-prose", type=int, default=0,
+                    help="add a column with reader comments cut after this many prose tokens")
     args = ap.parse_args(argv)
     require_datasets()
     wanted = args.sets.split(",")
-    names = ["default (CV)", "rules"] + ([] if args.no_competitors else ["trafilatura", "readability"])
+    cut = f"comments cut ({args.comment_prose})"
+    names = (["default (CV)"] + ([cut] if args.comment_prose else []) + ["rules"]
+             + ([] if args.no_competitors else ["trafilatura", "readability"]))
     fns = {"rules": _rules, "trafilatura": _trafilatura, "readability": _readability}
     scores = {n: Scores() for n in names}
     print(f"building line features of {', '.join(TRAIN_SETS)} ...", flush=True)
@@ -150,7 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         gold = record.get("body") or ""
         rows = _rows(set_name, record)
         for name in names:
-            fn = _ours(model) if name == "default (CV)" else fns[name]
+            if name == "default (CV)":
+                fn = _ours(model)
+            elif name == cut:
+                fn = _ours(model, comment_prose_tokens=args.comment_prose)
+            else:
+                fn = fns[name]
             out, seconds, failed = _timed(fn, html, record.get("url"))
             scores[name].add(rows, set_name, out, gold)
             scores[name].seconds += seconds

@@ -14,7 +14,7 @@ from test_text_default import (
 )
 
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.text import combined, extract_text, learned
+from scrapy_contentex.core.text import combined, comments, extract_text, learned
 from scrapy_contentex.core.text.block_features import (
     CONTEXT_NAMES,
     FEATURE_NAMES,
@@ -166,6 +166,47 @@ def test_lines_inside_a_dialog_are_marked(opening):
     notice = next(k for k, text in enumerate(lines.texts) if text.startswith("We use cookies"))
     assert lines.features[notice, col] == 1.0
     assert lines.features[lines.texts.index(PARAGRAPHS[0]), col] == 0.0
+
+
+_COMMENTS = ("<div id='comments'><ol><li><div><div><div><p>Great post, I agree with every word "
+             "of it and will share it with my friends.</p></div></div></div></li></ol></div>")
+
+
+def _lines_of(page: str):
+    doc = Document(page)
+    pb = PageBlocks(doc.tree, combined.Params().region)
+    return doc, pb, page_lines(pb, combined.Params())
+
+
+def test_a_comment_section_after_the_prose_is_found():
+    """Comment markup at any depth (not <body>'s class), and the prose before it."""
+    page = ENGLISH_ARTICLE.replace("<body>", "<body class='comments-open'>").replace("</body>", _COMMENTS + "</body>")
+    _, pb, lines = _lines_of(page)
+    tok = lines.features[:, FEATURE_NAMES.index("line_tokens")]
+    share = lines.features[:, FEATURE_NAMES.index("block_link_share")]
+    inside, first, prose = comments.comment_section(pb, lines.owners, tok, share)
+    comment = next(k for k, text in enumerate(lines.texts) if text.startswith("Great post"))
+    assert inside.tolist() == [k == comment for k in range(len(lines.texts))]
+    assert first == comment
+    assert prose >= sum(len(p.split()) for p in PARAGRAPHS if len(p.split()) >= 10) - 5
+    _, pb, plain = _lines_of(ENGLISH_ARTICLE)
+    inside, first, prose = comments.comment_section(pb, plain.owners, tok[:0], share[:0])
+    assert not inside.any() and first == len(plain.texts) and prose == 0.0
+
+
+def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp_path):
+    page = ENGLISH_ARTICLE.replace("</body>", _COMMENTS + "</body>")
+    keep_all = _constant_model(tmp_path, 10.0)
+    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=0)
+    on = {"model": keep_all, "comment_prose_tokens": 50}
+    text = learned.extract(Document(page), **on)
+    assert "Great post" not in text and PARAGRAPHS[0] in text
+    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000)
+    thread = page.replace("</head>", '<script type="application/ld+json">'
+                          '{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}</script></head>')
+    assert "Great post" in learned.extract(Document(thread), **on)
+    qa = page.replace("</head>", '<meta property="og:type" content="forum"></head>')
+    assert "Great post" in learned.extract(Document(qa), **on)
 
 
 def test_empty_and_deep_pages():

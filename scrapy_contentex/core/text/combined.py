@@ -110,6 +110,11 @@ class Params:
     #: A short line repeated this many times in the region is template text
     #: ("Reply", "Quote", user names across posts).
     repeat_min: int = 3
+    #: Learned default: a page with at least this many tokens of prose
+    #: before its comment section (markup named comment/reply/discussion)
+    #: is an article with reader comments, which article truths cut; the
+    #: section's lines are dropped (0: off).
+    comment_prose_tokens: int = 0
 
 
 # The next three patterns are matched against the LOWER-CASED line: a

@@ -23,12 +23,15 @@ from ..document import Document
 from ..trees import TreeEnsemble, read_model
 from .block_features import FEATURE_NAMES, PageLines, page_lines
 from .combined import _params, finish
+from .comments import reader_comments
 from .region import page_blocks
 
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
 DEFAULT_MODEL = "blocks"
 _RULE_KEPT = FEATURE_NAMES.index("rule_kept")
 _QUOTE = [FEATURE_NAMES.index("in_quote"), FEATURE_NAMES.index("name_quote")]
+_TOKENS = FEATURE_NAMES.index("line_tokens")
+_LINK_SHARE = FEATURE_NAMES.index("block_link_share")
 
 
 class LineModel:
@@ -85,6 +88,8 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
         # a title): the rules' region, if any, beats an empty body
         # (measured under grouped CV: forums +0.014, others unchanged).
         keep = lines.features[:, _RULE_KEPT] > 0
+    keep &= ~reader_comments(doc, pb, lines.owners, lines.features[:, _TOKENS],
+                             lines.features[:, _LINK_SHARE], prm.comment_prose_tokens)
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
     in_quote = lines.features[:, _QUOTE].any(axis=1)
     quoted = {text for text, q in zip(lines.texts, in_quote, strict=True) if q}

@@ -1,0 +1,77 @@
+"""Reader comments under an article: where the comment section lies.
+
+Article truths cut reader comments (wcxb-dev's article pages, articles-en,
+articles-multi and dragnet alike), while forum truths keep every post.
+Both sit in repeated records under markup named "comment", "reply" or
+"discussion", and the line model, which sees few articles with long
+comment sections in its training pages (most modern pages load them by
+script), keeps many of them.  What tells the two apart is the page around
+the records: under an article a long run of prose, outside any comment
+markup, precedes the first comment; in a thread the opening post is
+itself one of the records, and pages that declare a thread or a Q&A say
+so in their structured data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..document import Document
+from .block_features import _NAME_GROUPS, _bits_of, _inside
+from .region import PageBlocks
+
+#: Bit of the comment vocabulary group in :func:`.block_features._bits_of`'s masks.
+_COMMENT_BIT = 1 << [name for name, _ in _NAME_GROUPS].index("name_comment")
+#: A prose line: this many tokens or more, in a block with at most this link share.
+_PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
+#: schema.org types and og:type words of pages whose replies are the content.
+_DISCUSSION_TYPES = frozenset(("discussionforumposting", "qapage", "question", "answer"))
+_DISCUSSION_OG = ("forum", "question", "discussion")
+
+
+def declares_discussion(doc: Document) -> bool:
+    """The page says it is a thread or a Q&A (JSON-LD ``@type`` or og:type)."""
+    for obj in doc.json_ld:
+        kind = obj.get("@type")
+        for name in kind if isinstance(kind, list) else (kind,):
+            if isinstance(name, str) and name.lower() in _DISCUSSION_TYPES:
+                return True
+    og_type = (doc.meta.get("og:type") or "").lower()
+    return any(word in og_type for word in _DISCUSSION_OG)
+
+
+def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
+                    link_share: np.ndarray) -> tuple[np.ndarray, int, float]:
+    """The lines in comment markup, the first of them, and the prose tokens before it.
+
+    Comment markup is read at any depth (a comment's paragraph often sits
+    five wrappers below the element named "comment"), on any element but
+    the root and ``<body>``, whose classes often say "comments-open" of the
+    whole page.  Prose: lines of at least ten tokens in blocks that are at
+    most 30% link text, before the first comment line.
+    """
+    names, tags, end = pb.names, pb.tags, pb.end
+    starts = [i for i, text in enumerate(names)
+              if text and _bits_of(text) & _COMMENT_BIT and tags[i] not in ("body", "html")]
+    inside = _inside(len(names), starts, [end[i] for i in starts])[np.asarray(owners, np.intp)]
+    if not inside.any():
+        return inside, len(owners), 0.0
+    first = int(np.argmax(inside))
+    prose = (line_tokens[:first] >= _PROSE_TOKENS) & (link_share[:first] <= _PROSE_LINK_SHARE)
+    return inside, first, float(line_tokens[:first][prose].sum())
+
+
+def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
+                    link_share: np.ndarray, prose_tokens: int) -> np.ndarray:
+    """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
+
+    Nothing on pages that declare a thread or a Q&A, nor when
+    ``prose_tokens`` is 0 (the rule is off).
+    """
+    none = np.zeros(len(owners), bool)
+    if prose_tokens <= 0 or not owners:
+        return none
+    inside, first, prose = comment_section(pb, owners, line_tokens, link_share)
+    if prose < prose_tokens or declares_discussion(doc):
+        return none
+    return inside & (np.arange(len(owners)) >= first)
