@@ -113,8 +113,8 @@ class Params:
     #: Learned default: a page with at least this many tokens of prose
     #: before its comment section (markup named comment/reply/discussion)
     #: is an article with reader comments, which article truths cut; the
-    #: section's lines are dropped (0: off).
-    comment_prose_tokens: int = 0
+    #: section's lines are dropped (0: off). Pages declared as threads keep it.
+    comment_prose_tokens: int = 300
 
 
 # The next three patterns are matched against the LOWER-CASED line: a
