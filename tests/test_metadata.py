@@ -607,3 +607,16 @@ def test_itemprop_and_rel_author_pick_the_value_not_the_attribute():
     <a rel="noopener author" href="/people/ana">Ana Silva</a>
     <p>The council approved the park.</p></article></body></html>"""
     assert meta_of(linked)["authors"] == ["Ana Silva"]
+
+
+def test_byline_glued_to_a_name_in_capitals_and_a_lower_case_handle_before_the_date():
+    page = ("<html><head><title>Ten packages</title></head><body><h1>Ten packages</h1>"
+            "<p>Written by<b>AAA Travel Editor</b></p><p>Book early for the best rooms.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["AAA Travel Editor"]
+    post = ("<html><head><title>Release 7.1</title></head><body><h1>Release 7.1</h1>"
+            "<p>by galitsyn » 11. Sep 2024, 18:36</p><p>You can download the release here.</p></body></html>")
+    assert extract_metadata(Document(post))["authors"] == ["galitsyn"]
+    # "by" and a phrase that follows it under the headline is prose, not a handle.
+    prose = ("<html><head><title>Grow a following</title></head><body><h1>Grow a following</h1>"
+             "<p>by focusing on the people who already listen</p><p>Start small.</p></body></html>")
+    assert extract_metadata(Document(prose))["authors"] == []

@@ -592,7 +592,7 @@ _BYLINE_LINE = re.compile(
     r"^\s{0,3}(?:(?:this|the)\s(?:post|article|story|guide|page)\s(?:was|is)\s)?"
     r"(?:(?:written|posted|reported|words|story|text|article|authored|started|asked|submitted)\s{1,3})?"
     rf"(?:{_BY_WORDS})"
-    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z][a-z])))"
+    r"(?:\s{0,3}[:：]\s{0,3}|\s{1,3}|(?=(?-i:[A-Z][a-z]))|(?<=(?-i:by))(?=(?-i:[A-Z]{2})))"
     r"(?P<names>[^\n]{2,120})$"
     rf"|^\s{{0,3}}(?:{_AUTHOR_LABELS}|authors|(?:article |post )?written by|posted by)"
     r"\s{0,2}[:：]\s{0,3}"
@@ -735,9 +735,14 @@ def _first_name_of(names: str) -> str:
 
 
 def _handle_of(names: str) -> str:
-    """A user handle alone on its byline line under the headline ("by ibby", "by j_doe")."""
-    handle = names.strip()
-    return handle if _is_handle(handle) else ""
+    """A user handle alone on its byline line under the headline ("by ibby", "by j_doe"),
+    or before the date ("by galitsyn » 11. Sep 2024", a forum post's header)."""
+    handle = _HANDLE_HEAD.match(names)
+    return handle.group(1) if handle and _is_handle(handle.group(1)) else ""
+
+
+# A handle, then the line's end or a separator before the date ("galitsyn » 11. Sep 2024").
+_HANDLE_HEAD = re.compile(r"\s*(\S+?)\s*(?:[»|•·⋅]|$)")
 
 
 def _dateline_names_in(line: str) -> list[str]:
