@@ -620,3 +620,20 @@ def test_byline_glued_to_a_name_in_capitals_and_a_lower_case_handle_before_the_d
     prose = ("<html><head><title>Grow a following</title></head><body><h1>Grow a following</h1>"
              "<p>by focusing on the people who already listen</p><p>Start small.</p></body></html>")
     assert extract_metadata(Document(prose))["authors"] == []
+
+
+def test_author_card_a_name_then_its_biography_or_a_job_line_under_the_headline():
+    page = ("<html><head><title>Grow your practice</title></head><body><h1>Grow your practice</h1>"
+            "<p>Referrals bring most new patients.</p><div><h4>Lauren Vetter</h4>"
+            "<p>Lauren Vetter is a growth-focused marketing professional.</p></div>{more}</body></html>")
+    assert extract_metadata(Document(page.format(more="")))["authors"] == ["Lauren Vetter"]
+    # Two cards: a team page, none of them is the author.
+    team = page.format(more="<div><h4>Mark Dunn</h4><p>Mark Dunn is our head of sales.</p></div>")
+    assert extract_metadata(Document(team))["authors"] == []
+    # A product described the same way is no person.
+    product = page.format(more="").replace("Lauren Vetter", "Degree Plus").replace(
+        "a growth-focused marketing professional", "a free online program with a paid internship")
+    assert extract_metadata(Document(product))["authors"] == []
+    role = ("<html><head><title>Cloud in 2025</title></head><body><h1>Cloud in 2025</h1>"
+            "<p>Juliette Carreiro</p><p>Tech Writer</p><p>Cloud computing keeps growing.</p></body></html>")
+    assert extract_metadata(Document(role))["authors"] == ["Juliette Carreiro"]

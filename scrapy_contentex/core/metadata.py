@@ -458,6 +458,7 @@ def find_authors(
         ("markup", lambda: _semantic_authors(tree)),
         ("text", lambda: _zh_text_authors(text, headline)),
         ("text", lambda: _text_byline(text, headline)),
+        ("text", lambda: _author_card(text, headline)),
         ("classes", lambda: _class_authors(tree)),
         ("poster", lambda: _poster_names(tree)),
         ("dateline", lambda: _dateline_names(text, headline, is_site)),
@@ -672,6 +673,61 @@ def _bylines(window: str, near: bool) -> list[str]:
             continue
         found.append(names)
     return found
+
+
+# An author card: a name alone on its line, then (maybe after one line such as
+# "Last updated on ...") a biography that starts with the same name.
+_BIO_CARD = re.compile(
+    r"^[ \t]{0,3}(?P<name>[^\W\d_][^\n]{2,50}?)[ \t]{0,3}\n(?:[^\n]{0,80}\n)?[ \t]{0,3}(?P=name)"
+    r"(?:['’]s\b|\s(?:is|was|has|writes|covers|leads|works|joined|serves)\b)(?P<bio>[^\n]{0,200})",
+    re.M,
+)
+# What tells a person's biography from a product's or a club's ("X is a free program"):
+# a pronoun, or a role in the first words ("is a growth-focused marketing professional").
+_BIO_PRONOUN = re.compile(r"\b(?:he|she|his|her)\b", re.I)
+_BIO_ROLE = re.compile(
+    r"\b(?:manager|director|head|founder|co-founder|ceo|cto|president|partner|owner"
+    r"|writer|editor|journalist|reporter|author|professor|researcher|scientist|engineer|developer|designer"
+    r"|consultant|specialist|professional|expert|analyst|marketer|strategist|attorney|lawyer|physician"
+    r"|doctor|nurse|therapist|coach|teacher|photographer|blogger|contributor|columnist|correspondent)\b",
+    re.I,
+)
+# Under the headline, a name line then a job line: "Jane Roe / Tech Writer".
+_ROLE_CARD = re.compile(
+    r"^[ \t]{0,3}(?P<name>[^\W\d_][^\n]{2,50}?)[ \t]{0,3}\n[ \t]{0,3}(?:[A-Z][\w&-]*[ \t]){0,3}"
+    r"(?:[Ww]riter|[Ee]ditor|[Cc]orrespondent|[Rr]eporter|[Jj]ournalist|[Cc]olumnist|[Cc]ontributor)[ \t]*$",
+    re.M,
+)
+
+
+def _author_card(text: str, headline: str | None) -> list[str]:
+    """The one person an author card presents: "Jane Roe / Jane Roe is a marketing
+    professional ..." anywhere, or "Jane Roe / Tech Writer" under the headline.
+
+    A biography card sits beside or after the article, far from the headline,
+    so it is trusted only when it reads as a person's (a pronoun or a role in
+    its first words) and the page has exactly one: a team or contributors
+    page prints several, and none of them is the author.
+    """
+    names: list[str] = []
+    span = _title_span(text, headline)
+    near = text[span[1]:span[1] + NEAR_BYLINE] if span else ""
+    cards = [(m, m.group("bio")) for m in _BIO_CARD.finditer(text)] + [(m, None) for m in _ROLE_CARD.finditer(near)]
+    for match, bio in cards:
+        name = match.group("name")
+        if bio is not None and not (_BIO_ROLE.search(bio, 0, BIO_ROLE_WITHIN) or _BIO_PRONOUN.search(bio)):
+            continue
+        if name not in names and _full_dateline_name(name):
+            names.append(name)
+            if len(names) > 1:
+                return []
+    return names
+
+
+# Characters of a biography after "Name is" in which its role is looked for.
+BIO_ROLE_WITHIN = 60
+# Characters under the headline a byline is looked for in.
+NEAR_BYLINE = 600
 
 
 # Lines under the headline searched for an unlabelled name beside the dateline.
