@@ -637,3 +637,14 @@ def test_author_card_a_name_then_its_biography_or_a_job_line_under_the_headline(
     role = ("<html><head><title>Cloud in 2025</title></head><body><h1>Cloud in 2025</h1>"
             "<p>Juliette Carreiro</p><p>Tech Writer</p><p>Cloud computing keeps growing.</p></body></html>")
     assert extract_metadata(Document(role))["authors"] == ["Juliette Carreiro"]
+
+
+def test_dateline_name_under_a_later_copy_of_the_headline():
+    menu = "".join(f"<li><a href='/{n}'>{n}</a></li>" for n in "About Contact Projects Team Jobs Events Press Shop Help".split())
+    page = ("<html><head><title>Mission accomplished</title></head><body><ul><li>Mission accomplished</li>"
+            + menu + "</ul>"
+            "<h1>Mission accomplished</h1><p>2025-12-17</p><p>{name}</p>"
+            "<p>The archive now holds every newspaper printed in the country.</p></body></html>")
+    assert extract_metadata(Document(page.format(name="Trond Teigen")))["authors"] == ["Trond Teigen"]
+    # Under a later copy, a line of capitals is chrome, not a name.
+    assert extract_metadata(Document(page.format(name="CLICK HERE NOW")))["authors"] == []

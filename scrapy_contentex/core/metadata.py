@@ -760,10 +760,44 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
     headline. The dateline is what tells a byline from a menu entry or a
     section name, which are short capitalised lines too.
     """
+    for copy, end in enumerate(_headline_ends(text, headline)):
+        names = _dateline_names_after(text[end:end + 600], headline, is_site)
+        # Under a later copy (the first was a breadcrumb or a menu entry) only names written
+        # like a person's, word by word, count: listings repeat titles above their chrome.
+        if names and (copy == 0 or all(_PERSON_SHAPE.fullmatch(n) for n in names)):
+            return names
+    return []
+
+
+# Capitalised words, initials and particles: "Trond Teigen", "Ann-Marie O'Neil", "J. R. de Vries".
+_PERSON_SHAPE = re.compile(
+    r"(?:(?:[A-Z](?:[a-z]+(?:['’-][A-Z]?[a-z]+)?|\.)|Mc[A-Z][a-z]+|O['’][A-Z][a-z]+|"
+    + "|".join(sorted(_PARTICLES)) + r")(?:\s|$))+"
+)
+
+
+# Printed copies of the headline looked under (breadcrumb, then the heading, then a share box).
+HEADLINE_COPIES = 3
+
+
+def _headline_ends(text: str, headline: str | None) -> Iterator[int]:
+    """Where each of the first printed copies of the headline ends."""
     span = _title_span(text, headline)
     if not span:
-        return []
-    lines = [normalize_space(line) for line in text[span[1]:span[1] + 600].split("\n")[1:DATELINE_LINES + 1]]
+        return
+    probe = text[span[0]:span[1]]
+    end = span[1]
+    for _ in range(HEADLINE_COPIES):
+        yield end
+        start = text.find(probe, end)
+        if start < 0:
+            return
+        end = start + len(probe)
+
+
+def _dateline_names_after(window: str, headline: str | None, is_site: SitePredicate) -> list[str]:
+    """The dateline name among the first lines of ``window`` (the text after a printed headline)."""
+    lines = [normalize_space(line) for line in window.split("\n")[1:DATELINE_LINES + 1]]
     found = [find_dates(line) for line in lines]
     dated = [bool(dates) or bool(_READ_TIME.search(line)) for line, dates in zip(lines, found, strict=True)]
     for line, dates in zip(lines, found, strict=True):
