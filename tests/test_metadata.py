@@ -648,3 +648,9 @@ def test_dateline_name_under_a_later_copy_of_the_headline():
     assert extract_metadata(Document(page.format(name="Trond Teigen")))["authors"] == ["Trond Teigen"]
     # Under a later copy, a line of capitals is chrome, not a name.
     assert extract_metadata(Document(page.format(name="CLICK HERE NOW")))["authors"] == []
+
+
+def test_a_byline_name_whose_first_word_starts_with_a_digit():
+    page = ("<html><head><title>How mapping works</title></head><body><h1>How mapping works</h1>"
+            "<p>Feb 6, 2025</p><p>By 3i Global</p><p>Robot vacuums map rooms with lidar.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["3i Global"]

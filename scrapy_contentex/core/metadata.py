@@ -1015,13 +1015,17 @@ def _poster_names(tree: HtmlElement) -> list[str]:
     return []
 
 
+# A word that starts with a letter; "3i" of "3i Global" is no lower-case word.
+_WORD_START = re.compile(r"(?<![\w'.-])[^\W\d_][\w'.-]*")
+
+
 def _capitalised(value: str) -> bool:
     """Latin-script names start their words with capitals; prose does not.
 
     Only checked for the weak class-based source, where a byline element may
     hold a sentence ("The Russian and Syrian defense ministries").
     """
-    for word in re.findall(r"[^\W\d_][\w'.-]*", value):
+    for word in _WORD_START.findall(value):
         if not word[0].isascii() or word[0].isupper():
             continue
         if word.lower() not in _PARTICLES and word.lower() not in ("and", "und", "by", "the", "of") and not (
