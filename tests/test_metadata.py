@@ -654,3 +654,13 @@ def test_a_byline_name_whose_first_word_starts_with_a_digit():
     page = ("<html><head><title>How mapping works</title></head><body><h1>How mapping works</h1>"
             "<p>Feb 6, 2025</p><p>By 3i Global</p><p>Robot vacuums map rooms with lidar.</p></body></html>")
     assert extract_metadata(Document(page))["authors"] == ["3i Global"]
+
+
+def test_a_labelled_byline_may_name_a_role_only():
+    page = ("<html><head><title>Meal delivery services</title></head><body><h1>Meal delivery services</h1>"
+            "<p>written by</p><p>{name}</p><p>February 3, 2026</p><p>We tried twelve services.</p></body></html>")
+    assert extract_metadata(Document(page.format(name="Our Editors")))["authors"] == ["Our Editors"]
+    # Elsewhere a role alone is still no one: a class-marked "Staff Writer" is not taken.
+    box = ("<html><head><title>Meal delivery services</title></head><body><h1>Meal delivery services</h1>"
+           "<p class='author'>Staff Writer</p><p>We tried twelve services.</p></body></html>")
+    assert extract_metadata(Document(box))["authors"] == []

@@ -457,7 +457,7 @@ def find_authors(
         ("declared", lambda: _meta_authors(meta)),
         ("markup", lambda: _semantic_authors(tree)),
         ("text", lambda: _zh_text_authors(text, headline)),
-        ("text", lambda: _text_byline(text, headline)),
+        ("byline", lambda: _text_byline(text, headline)),
         ("text", lambda: _author_card(text, headline)),
         ("classes", lambda: _class_authors(tree)),
         ("poster", lambda: _poster_names(tree)),
@@ -469,7 +469,8 @@ def find_authors(
     listed: list[str] = []
     for kind, source in sources:
         found = source()
-        names = clean_authors(found)
+        # A labelled byline may name a role only ("Written by Our Editors"): the page says who wrote it.
+        names = clean_authors(found, roles=kind == "byline")
         if not names:
             continue
         # JSON-LD says when its names are organisations; any declared name may be the site's.
@@ -1174,11 +1175,11 @@ def _is_person_name(word: str) -> bool:
 _NOT_NAMES = frozenset("来源 来自 时间 日期 发布 编辑 本报 报道 摄影 未知 佚名 网友 匿名 admin".split())
 
 
-def clean_authors(values: Iterable[str]) -> list[str]:
+def clean_authors(values: Iterable[str], roles: bool = False) -> list[str]:
     """Strip 'By', e-mails and URLs, split 'A and B', drop junk, dedupe in order."""
     seen: set[str] = set()
     names: list[str] = []
-    for value in _split_names(values):
+    for value in _split_names(values, roles):
         key = value.casefold()
         if key in seen:
             continue
@@ -1189,7 +1190,7 @@ def clean_authors(values: Iterable[str]) -> list[str]:
     return names
 
 
-def _split_names(values: Iterable[str]) -> Iterator[str]:
+def _split_names(values: Iterable[str], roles: bool = False) -> Iterator[str]:
     for value in values:
         if not isinstance(value, str):
             continue
@@ -1201,11 +1202,11 @@ def _split_names(values: Iterable[str]) -> Iterator[str]:
             name = _BY_RE.sub("", name).strip(" .|-–—:：@")
             if position and (_CREDENTIAL_RE.match(name) or _JOB_RE.search(name)):
                 continue  # "Rachael Link, MS, RD", "X, CNN Editor": degrees and jobs after a name
-            if _looks_like_name(name):
+            if _looks_like_name(name, roles):
                 yield name
 
 
-def _looks_like_name(name: str) -> bool:
+def _looks_like_name(name: str, roles: bool = False) -> bool:
     """Short, mostly letters, not a URL, not a date or a bare label."""
     if not name or len(name) > 60 or _URL_RE.search(name):
         return False
@@ -1219,7 +1220,7 @@ def _looks_like_name(name: str) -> bool:
         return False
     if _CALENDAR_WORD.fullmatch(name):
         return False  # "Sun", "Wed" of a "Joined: Sun Dec 17" line
-    if _JOB_RE.search(name):
+    if _JOB_RE.search(name) and not roles:
         rest = _JOB_RE.sub(" ", name)
         if not any(w[0].isupper() and w.casefold() not in _NOT_A_NAME_WORDS
                    for w in re.findall(r"[^\W\d_][\w'.-]*", rest)):
