@@ -664,3 +664,12 @@ def test_a_labelled_byline_may_name_a_role_only():
     box = ("<html><head><title>Meal delivery services</title></head><body><h1>Meal delivery services</h1>"
            "<p class='author'>Staff Writer</p><p>We tried twelve services.</p></body></html>")
     assert extract_metadata(Document(box))["authors"] == []
+
+
+def test_thread_starter_from_the_first_user_card_without_classes():
+    page = ("<html><head><title>ISO size in 2024</title></head><body><h1>ISO size in 2024</h1>"
+            "<div><p>#1 2025-11-01 15:14:37</p><p>chunix64</p><p>Member</p><p>Registered: 2025-11-01</p>"
+            "<p>Posts: 1</p><p>Why did the image grow?</p></div>"
+            "<div><p>#2 2025-11-02 06:23:21</p><p>nl6720</p><p>Registered: 2013-01-02</p>"
+            "<p>Posts: 4000</p><p>Firmware moved in.</p></div></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["chunix64"]

@@ -461,6 +461,7 @@ def find_authors(
         ("text", lambda: _author_card(text, headline)),
         ("classes", lambda: _class_authors(tree)),
         ("poster", lambda: _poster_names(tree)),
+        ("poster", lambda: _user_card(text)),
         ("dateline", lambda: _dateline_names(text, headline, is_site)),
     )
     # Called one by one: most pages stop at structured data, and the later
@@ -1018,6 +1019,31 @@ def _poster_names(tree: HtmlElement) -> list[str]:
 
 # A word that starts with a letter; "3i" of "3i Global" is no lower-case word.
 _WORD_START = re.compile(r"(?<![\w'.-])[^\W\d_][\w'.-]*")
+
+
+# A forum post's user card: the user's line, then (maybe after a rank such as "Member")
+# the account's figures ("Registered: 2024-01-27", "Joined: Jul 2012", "Posts: 98").
+_USER_CARD = re.compile(
+    r"^[ \t]{0,3}(?P<name>[^\n]{2,40}?)[ \t]{0,3}\n(?:[^\n:]{1,30}\n){0,2}?[ \t]{0,3}"
+    r"(?:registered|joined|posts|member since|messages)[ \t]{0,3}[:：]",
+    re.M | re.I,
+)
+
+
+def _user_card(text: str) -> list[str]:
+    """The thread starter from the first post's user card, when the template marks no class.
+
+    The first line of the card that reads as a name is the user; a post number
+    with its date does not.
+    """
+    match = _USER_CARD.search(text)
+    if match:
+        # The card's lines above its figures: a post number and date may come first ("#1 2025-11-01").
+        for line in match.group(0).split("\n")[:-1]:
+            name = line.strip()
+            if token_count(name) <= 4 and _looks_like_name(name):
+                return [name]
+    return []
 
 
 def _capitalised(value: str) -> bool:
