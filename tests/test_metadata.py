@@ -673,3 +673,12 @@ def test_thread_starter_from_the_first_user_card_without_classes():
             "<div><p>#2 2025-11-02 06:23:21</p><p>nl6720</p><p>Registered: 2013-01-02</p>"
             "<p>Posts: 4000</p><p>Firmware moved in.</p></div></body></html>")
     assert extract_metadata(Document(page))["authors"] == ["chunix64"]
+
+
+def test_a_name_ending_in_on_keeps_it_when_no_date_follows():
+    page = ("<html><head><title>Best headphones</title></head>"
+            "<body><h1>Best headphones</h1><p class='author-name'>Audiophile ON</p>"
+            "<p class='author-name'>Audiophile ON</p><p>We listened to forty pairs.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Audiophile ON"]
+    dated = page.replace("Audiophile ON", "Jane Roe on March 6, 2025")
+    assert extract_metadata(Document(dated))["authors"] == ["Jane Roe"]

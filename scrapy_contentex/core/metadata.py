@@ -1100,7 +1100,8 @@ def _cut_tail(value: str) -> str:
 
 
 _BYLINE_TAIL_RE = re.compile(
-    r"\s*[|•·⋅»]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on)\b",
+    # "on" cues a date only when something follows it ("Audiophile ON" is a name).
+    r"\s*[|•·⋅»]\s*|[\s.,;]+(?:published|updated|last\s+updated|posted|modified|on(?!\s*$))\b",
     re.IGNORECASE,
 )
 
