@@ -1071,7 +1071,7 @@ def _strip_labels(value: str) -> str:
     """
     pieces, pos = [], 0
     for date in find_dates(value):
-        pieces.append(value[pos:date.start])
+        pieces.append(_ON_BEFORE_DATE.sub("", value[pos:date.start]))  # "X on <date>"
         pos = date.end
     pieces.append(value[pos:])
     for piece in pieces:
@@ -1083,6 +1083,7 @@ def _strip_labels(value: str) -> str:
 
 
 _BYLINE_PUNCT = " |-–—:：,.·•⋅"
+_ON_BEFORE_DATE = re.compile(r"[\s.,;]+on\s*$", re.I)
 _BYLINE_LABEL_RE = re.compile(
     r"^(?:(?:(?:written|posted|published|reported|updated)\s+)?(?:on\s+)?(?:by\s+)"
     r"|(?:posted|published|updated)(?:\s+on)?\s*$"
