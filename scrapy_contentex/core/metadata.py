@@ -688,10 +688,10 @@ _BIO_CARD = re.compile(
 # a pronoun, or a role in the first words ("is a growth-focused marketing professional").
 _BIO_PRONOUN = re.compile(r"\b(?:he|she|his|her)\b", re.I)
 _BIO_ROLE = re.compile(
-    r"\b(?:manager|director|head|founder|co-founder|ceo|cto|president|partner|owner"
-    r"|writer|editor|journalist|reporter|author|professor|researcher|scientist|engineer|developer|designer"
-    r"|consultant|specialist|professional|expert|analyst|marketer|strategist|attorney|lawyer|physician"
-    r"|doctor|nurse|therapist|coach|teacher|photographer|blogger|contributor|columnist|correspondent)\b",
+    _JOB_RE.pattern + r"|\b(?:manager|director|head|founder|co-founder|ceo|cto|president|partner|owner"
+    r"|author|professor|researcher|scientist|engineer|developer|designer|consultant|specialist"
+    r"|professional|expert|analyst|marketer|strategist|attorney|lawyer|physician|doctor|nurse"
+    r"|therapist|coach|teacher|blogger)\b",
     re.I,
 )
 # Under the headline, a name line then a job line: "Jane Roe / Tech Writer".
