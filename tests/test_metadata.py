@@ -607,3 +607,78 @@ def test_itemprop_and_rel_author_pick_the_value_not_the_attribute():
     <a rel="noopener author" href="/people/ana">Ana Silva</a>
     <p>The council approved the park.</p></article></body></html>"""
     assert meta_of(linked)["authors"] == ["Ana Silva"]
+
+
+def test_byline_glued_to_a_name_in_capitals_and_a_lower_case_handle_before_the_date():
+    page = ("<html><head><title>Ten packages</title></head><body><h1>Ten packages</h1>"
+            "<p>Written by<b>AAA Travel Editor</b></p><p>Book early for the best rooms.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["AAA Travel Editor"]
+    post = ("<html><head><title>Release 7.1</title></head><body><h1>Release 7.1</h1>"
+            "<p>by galitsyn » 11. Sep 2024, 18:36</p><p>You can download the release here.</p></body></html>")
+    assert extract_metadata(Document(post))["authors"] == ["galitsyn"]
+    # "by" and a phrase that follows it under the headline is prose, not a handle.
+    prose = ("<html><head><title>Grow a following</title></head><body><h1>Grow a following</h1>"
+             "<p>by focusing on the people who already listen</p><p>Start small.</p></body></html>")
+    assert extract_metadata(Document(prose))["authors"] == []
+
+
+def test_author_card_a_name_then_its_biography_or_a_job_line_under_the_headline():
+    page = ("<html><head><title>Grow your practice</title></head><body><h1>Grow your practice</h1>"
+            "<p>Referrals bring most new patients.</p><div><h4>Lauren Vetter</h4>"
+            "<p>Lauren Vetter is a growth-focused marketing professional.</p></div>{more}</body></html>")
+    assert extract_metadata(Document(page.format(more="")))["authors"] == ["Lauren Vetter"]
+    # Two cards: a team page, none of them is the author.
+    team = page.format(more="<div><h4>Mark Dunn</h4><p>Mark Dunn is our head of sales.</p></div>")
+    assert extract_metadata(Document(team))["authors"] == []
+    # A product described the same way is no person.
+    product = page.format(more="").replace("Lauren Vetter", "Degree Plus").replace(
+        "a growth-focused marketing professional", "a free online program with a paid internship")
+    assert extract_metadata(Document(product))["authors"] == []
+    role = ("<html><head><title>Cloud in 2025</title></head><body><h1>Cloud in 2025</h1>"
+            "<p>Juliette Carreiro</p><p>Tech Writer</p><p>Cloud computing keeps growing.</p></body></html>")
+    assert extract_metadata(Document(role))["authors"] == ["Juliette Carreiro"]
+
+
+def test_dateline_name_under_a_later_copy_of_the_headline():
+    menu = "".join(f"<li><a href='/{n}'>{n}</a></li>" for n in "About Contact Projects Team Jobs Events Press Shop Help".split())
+    page = ("<html><head><title>Mission accomplished</title></head><body><ul><li>Mission accomplished</li>"
+            + menu + "</ul>"
+            "<h1>Mission accomplished</h1><p>2025-12-17</p><p>{name}</p>"
+            "<p>The archive now holds every newspaper printed in the country.</p></body></html>")
+    assert extract_metadata(Document(page.format(name="Trond Teigen")))["authors"] == ["Trond Teigen"]
+    # Under a later copy, a line of capitals is chrome, not a name.
+    assert extract_metadata(Document(page.format(name="CLICK HERE NOW")))["authors"] == []
+
+
+def test_a_byline_name_whose_first_word_starts_with_a_digit():
+    page = ("<html><head><title>How mapping works</title></head><body><h1>How mapping works</h1>"
+            "<p>Feb 6, 2025</p><p>By 3i Global</p><p>Robot vacuums map rooms with lidar.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["3i Global"]
+
+
+def test_a_labelled_byline_may_name_a_role_only():
+    page = ("<html><head><title>Meal delivery services</title></head><body><h1>Meal delivery services</h1>"
+            "<p>written by</p><p>{name}</p><p>February 3, 2026</p><p>We tried twelve services.</p></body></html>")
+    assert extract_metadata(Document(page.format(name="Our Editors")))["authors"] == ["Our Editors"]
+    # Elsewhere a role alone is still no one: a class-marked "Staff Writer" is not taken.
+    box = ("<html><head><title>Meal delivery services</title></head><body><h1>Meal delivery services</h1>"
+           "<p class='author'>Staff Writer</p><p>We tried twelve services.</p></body></html>")
+    assert extract_metadata(Document(box))["authors"] == []
+
+
+def test_thread_starter_from_the_first_user_card_without_classes():
+    page = ("<html><head><title>ISO size in 2024</title></head><body><h1>ISO size in 2024</h1>"
+            "<div><p>#1 2025-11-01 15:14:37</p><p>chunix64</p><p>Member</p><p>Registered: 2025-11-01</p>"
+            "<p>Posts: 1</p><p>Why did the image grow?</p></div>"
+            "<div><p>#2 2025-11-02 06:23:21</p><p>nl6720</p><p>Registered: 2013-01-02</p>"
+            "<p>Posts: 4000</p><p>Firmware moved in.</p></div></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["chunix64"]
+
+
+def test_a_name_ending_in_on_keeps_it_when_no_date_follows():
+    page = ("<html><head><title>Best headphones</title></head>"
+            "<body><h1>Best headphones</h1><p class='author-name'>Audiophile ON</p>"
+            "<p class='author-name'>Audiophile ON</p><p>We listened to forty pairs.</p></body></html>")
+    assert extract_metadata(Document(page))["authors"] == ["Audiophile ON"]
+    dated = page.replace("Audiophile ON", "Jane Roe on March 6, 2025")
+    assert extract_metadata(Document(dated))["authors"] == ["Jane Roe"]
