@@ -869,6 +869,12 @@ _ROLE_CARD = re.compile(
 )
 
 
+# Characters of a biography after "Name is" in which its role is looked for.
+BIO_ROLE_WITHIN = 60
+# Characters under the headline a byline is looked for in.
+NEAR_BYLINE = 600
+
+
 def _author_card(text: str, headline: str | None) -> list[str]:
     """The one person an author card presents: "Jane Roe / Jane Roe is a marketing
     professional ..." anywhere, or "Jane Roe / Tech Writer" under the headline.
@@ -891,12 +897,6 @@ def _author_card(text: str, headline: str | None) -> list[str]:
             if len(names) > 1:
                 return []
     return names
-
-
-# Characters of a biography after "Name is" in which its role is looked for.
-BIO_ROLE_WITHIN = 60
-# Characters under the headline a byline is looked for in.
-NEAR_BYLINE = 600
 
 
 # Lines under the headline searched for an unlabelled name beside the dateline.
@@ -930,7 +930,7 @@ def _dateline_names(text: str, headline: str | None, is_site: SitePredicate) -> 
     section name, which are short capitalised lines too.
     """
     for copy, end in enumerate(_headline_ends(text, headline)):
-        names = _dateline_names_after(text[end:end + 600], headline, is_site)
+        names = _dateline_names_after(text[end:end + NEAR_BYLINE], headline, is_site)
         # Under a later copy (the first was a breadcrumb or a menu entry) only names written
         # like a person's, word by word, count: listings repeat titles above their chrome.
         if names and (copy == 0 or all(_PERSON_SHAPE.fullmatch(n) for n in names)):
