@@ -45,7 +45,7 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WINDOW, WorkerError, WorkerPool
+from .pool import WINDOW, LoopPool, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
 from .work import PageResult, WorkSettings, failed_item, has_text, process_page
 
@@ -199,6 +199,29 @@ def _deferred(future: Future) -> Any:
 
     future.add_done_callback(lambda done: reactor.callFromThread(settle, done))
     return deferred
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running asyncio loop of this crawl when it can watch pipes, else None
+    (another reactor, or a loop without ``add_reader``, like Windows' proactor)."""
+    if not is_asyncio_available():
+        return None
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop if isinstance(loop, asyncio.SelectorEventLoop) or _watches_pipes(loop) else None
+
+
+def _watches_pipes(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether a loop that is not the standard selector loop (uvloop...) has ``add_reader``."""
+    try:
+        loop.remove_reader(-1)
+    except NotImplementedError:
+        return False
+    except (OSError, ValueError):  # it tried: the method is there
+        return True
+    return True
 
 
 class _Gate:
@@ -586,7 +609,7 @@ class ContentexWorkerMiddleware(_Component):
         self.spider_kind = spider_kind(crawler, config)
         self.work = WorkSettings.from_config(config)
         self._logged: set[str] = set()
-        self.pool: WorkerPool | None = None
+        self.pool: WorkerPool | LoopPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
         self._inbox: _Inbox | None = None
 
@@ -602,9 +625,15 @@ class ContentexWorkerMiddleware(_Component):
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw
 
-    def _ensure_pool(self) -> WorkerPool:
+    def _ensure_pool(self) -> WorkerPool | LoopPool:
+        """The pool; driven by the crawl's asyncio loop when one runs (no pool thread)."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+            loop = _event_loop()
+            if loop is not None:
+                self.pool = LoopPool(self.config.workers, timeout=self.config.worker_timeout,
+                                     loop=loop)
+            else:
+                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
         return self.pool
 
     async def process_response(self, request: Request, response: Response,
@@ -614,9 +643,10 @@ class ContentexWorkerMiddleware(_Component):
             return response  # the spider middleware counts the skip
         kind = self._kind_for(response)
         async with self.gate:
-            future = self._ensure_pool().submit(*work_args(response, kind, self.work, True))
+            pool = self._ensure_pool()
+            future = pool.submit(*work_args(response, kind, self.work, True))
             try:
-                done = await self._awaitable(future)
+                done = await (future if isinstance(pool, LoopPool) else self._awaitable(future))
             except WorkerError as exc:
                 done = self._failure(response, kind, exc)
             except Exception as exc:  # the function itself failed in the worker
