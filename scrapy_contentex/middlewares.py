@@ -10,9 +10,10 @@ crawl by page type when asked (both off by default).
 Where the work runs: ``work.process_page`` does it all, in one of two places.
 With ``CONTENTEX_WORKERS`` > 0 the downloader middleware
 ``ContentexWorkerMiddleware`` sends each HTML response to a pool of worker
-processes (``pool.WorkerPool``) in its async ``process_response``, so the
-reactor thread keeps crawling while a worker parses, classifies and extracts
-the page in one go; the spider middleware finds the result ready. Otherwise
+processes in its async ``process_response`` (``pool.LoopPool``, driven by
+the crawl's asyncio loop itself, or ``pool.WorkerPool``, with a thread per
+worker, on another reactor), so the reactor keeps crawling while a worker
+parses, classifies and extracts the page in one go; the spider middleware finds the result ready. Otherwise
 (``CONTENTEX_WORKERS = 0``, or the downloader middleware not installed) the
 spider middleware runs the same function in ``process_spider_input`` and the
 pipeline extracts. Either way the callback reads the label in meta.
@@ -74,7 +75,7 @@ def probability_band(probability: float) -> str:
 
 
 # Tasks in flight per worker: the pool's window (one running, the next ones
-# already in the worker's pipe) and one more waiting, so a pool thread finds
+# already in the worker's pipe) and one more waiting, so the pool (its thread, or the loop) finds
 # the next task ready when an answer comes. Few enough that a slow pool holds
 # responses back in the downloader (they count against CONCURRENT_REQUESTS)
 # instead of growing a queue.

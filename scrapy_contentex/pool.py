@@ -23,6 +23,13 @@ thread that wakes a few times a second, not by a ``select`` per read. The
 worker drains its stdin in a thread of its own, so a big task written while
 it writes a big answer can never deadlock the two pipes.
 
+Two drivers of the same workers and pipes. :class:`WorkerPool` (above) runs
+a thread per worker and works anywhere. :class:`LoopPool` is driven by a
+running asyncio loop (``add_reader`` on each worker's stdout, non-blocking
+writes to its stdin, a loop timer for the timeouts): no thread in the parent,
+so a crawl on the asyncio reactor (Scrapy's default) hands no page between
+threads. The worker middleware uses it whenever the crawl runs such a loop.
+
 No Scrapy import: the workers import only ``scrapy_contentex.work``. A new
 worker loads the models while it waits for its first tasks (``warm``: it
 runs two made-up pages, a step at a time, and stops warming as soon as a
