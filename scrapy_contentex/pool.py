@@ -628,8 +628,8 @@ class LoopPool:
 
     Every method must be called in the loop's thread. ``submit`` returns an
     ``asyncio.Future``. Shutting down finishes the tasks already written
-    (blocking reads, bounded by the timeout) and cancels the others: a crawl
-    has none left by then.
+    (blocking reads, bounded by the timeout), cancels the others (a crawl
+    has none left by then) and kills the idle workers.
     """
 
     def __init__(self, size: int, timeout: float | None = None,
@@ -680,7 +680,9 @@ class LoopPool:
             for future, _ in worker.window:
                 future.cancel()
             worker.window.clear()
-            self._retire(slot, kill=False)
+            # Nothing is left for it to do: killed, the crawl does not wait for
+            # its interpreter's teardown (about 60 ms with the models loaded).
+            self._retire(slot, kill=True)
         while self._pending:
             self._pending.popleft()[0].cancel()
 
