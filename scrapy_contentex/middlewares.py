@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
@@ -204,8 +205,9 @@ def _deferred(future: Future) -> Any:
 
 def _event_loop() -> asyncio.AbstractEventLoop | None:
     """The running asyncio loop of this crawl when it can watch pipes, else None
-    (another reactor, or a loop without ``add_reader``, like Windows' proactor)."""
-    if not is_asyncio_available():
+    (another reactor, a loop without ``add_reader``, or Windows, where the
+    selector loop watches sockets only)."""
+    if sys.platform == "win32" or not is_asyncio_available():
         return None
     try:
         loop = asyncio.get_running_loop()
