@@ -27,8 +27,8 @@ Figures:
   of the same round is what the add-on's own work costs;
 - CPU seconds of the crawl process and its workers, of the crawl process
   alone, and of its main thread (the reactor's; the rest of the crawl
-  process's CPU is its other threads: the pool's, which move pages to and
-  from the workers, and Scrapy's DNS threads);
+  process's CPU is its other threads: Scrapy's DNS threads, and the pool's
+  when it runs one, on a reactor other than asyncio's);
 - items: every content page must give its item (the URLs are checked, not
   only the count); the items of other pages (section and category pages
   the page type passes on as content) are counted in the items column;

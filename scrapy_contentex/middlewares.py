@@ -10,9 +10,10 @@ crawl by page type when asked (both off by default).
 Where the work runs: ``work.process_page`` does it all, in one of two places.
 With ``CONTENTEX_WORKERS`` > 0 the downloader middleware
 ``ContentexWorkerMiddleware`` sends each HTML response to a pool of worker
-processes (``pool.WorkerPool``) in its async ``process_response``, so the
-reactor thread keeps crawling while a worker parses, classifies and extracts
-the page in one go; the spider middleware finds the result ready. Otherwise
+processes in its async ``process_response`` (``pool.LoopPool``, driven by
+the crawl's asyncio loop itself, or ``pool.WorkerPool``, with a thread per
+worker, on another reactor), so the reactor keeps crawling while a worker
+parses, classifies and extracts the page in one go; the spider middleware finds the result ready. Otherwise
 (``CONTENTEX_WORKERS = 0``, or the downloader middleware not installed) the
 spider middleware runs the same function in ``process_spider_input`` and the
 pipeline extracts. Either way the callback reads the label in meta.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
@@ -45,7 +47,7 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WINDOW, WorkerError, WorkerPool
+from .pool import WINDOW, LoopPool, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
 from .work import PageResult, WorkSettings, failed_item, has_text, process_page
 
@@ -74,7 +76,7 @@ def probability_band(probability: float) -> str:
 
 
 # Tasks in flight per worker: the pool's window (one running, the next ones
-# already in the worker's pipe) and one more waiting, so a pool thread finds
+# already in the worker's pipe) and one more waiting, so the pool (its thread, or the loop) finds
 # the next task ready when an answer comes. Few enough that a slow pool holds
 # responses back in the downloader (they count against CONCURRENT_REQUESTS)
 # instead of growing a queue.
@@ -199,6 +201,30 @@ def _deferred(future: Future) -> Any:
 
     future.add_done_callback(lambda done: reactor.callFromThread(settle, done))
     return deferred
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The running asyncio loop of this crawl when it can watch pipes, else None
+    (another reactor, a loop without ``add_reader``, or Windows, where the
+    selector loop watches sockets only)."""
+    if sys.platform == "win32" or not is_asyncio_available():
+        return None
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop if isinstance(loop, asyncio.SelectorEventLoop) or _watches_pipes(loop) else None
+
+
+def _watches_pipes(loop: asyncio.AbstractEventLoop) -> bool:
+    """Whether a loop that is not the standard selector loop (uvloop...) has ``add_reader``."""
+    try:
+        loop.remove_reader(-1)
+    except NotImplementedError:
+        return False
+    except (OSError, ValueError):  # it tried: the method is there
+        return True
+    return True
 
 
 class _Gate:
@@ -586,7 +612,7 @@ class ContentexWorkerMiddleware(_Component):
         self.spider_kind = spider_kind(crawler, config)
         self.work = WorkSettings.from_config(config)
         self._logged: set[str] = set()
-        self.pool: WorkerPool | None = None
+        self.pool: WorkerPool | LoopPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
         self._inbox: _Inbox | None = None
 
@@ -602,9 +628,15 @@ class ContentexWorkerMiddleware(_Component):
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw
 
-    def _ensure_pool(self) -> WorkerPool:
+    def _ensure_pool(self) -> WorkerPool | LoopPool:
+        """The pool; driven by the crawl's asyncio loop when one runs (no pool thread)."""
         if self.pool is None:
-            self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+            loop = _event_loop()
+            if loop is not None:
+                self.pool = LoopPool(self.config.workers, timeout=self.config.worker_timeout,
+                                     loop=loop)
+            else:
+                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
         return self.pool
 
     async def process_response(self, request: Request, response: Response,
@@ -614,9 +646,10 @@ class ContentexWorkerMiddleware(_Component):
             return response  # the spider middleware counts the skip
         kind = self._kind_for(response)
         async with self.gate:
-            future = self._ensure_pool().submit(*work_args(response, kind, self.work, True))
+            pool = self._ensure_pool()
+            future = pool.submit(*work_args(response, kind, self.work, True))
             try:
-                done = await self._awaitable(future)
+                done = await (future if isinstance(pool, LoopPool) else self._awaitable(future))
             except WorkerError as exc:
                 done = self._failure(response, kind, exc)
             except Exception as exc:  # the function itself failed in the worker

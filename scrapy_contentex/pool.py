@@ -23,6 +23,13 @@ thread that wakes a few times a second, not by a ``select`` per read. The
 worker drains its stdin in a thread of its own, so a big task written while
 it writes a big answer can never deadlock the two pipes.
 
+Two drivers of the same workers and pipes. :class:`WorkerPool` (above) runs
+a thread per worker and works anywhere. :class:`LoopPool` is driven by a
+running asyncio loop (``add_reader`` on each worker's stdout, non-blocking
+writes to its stdin, a loop timer for the timeouts): no thread in the parent,
+so a crawl on the asyncio reactor (Scrapy's default) hands no page between
+threads. The worker middleware uses it whenever the crawl runs such a loop.
+
 No Scrapy import: the workers import only ``scrapy_contentex.work``. A new
 worker loads the models while it waits for its first tasks (``warm``: it
 runs two made-up pages, a step at a time, and stops warming as soon as a
@@ -34,6 +41,7 @@ nothing where one does (it loads once per worker either way).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
 import os
@@ -249,25 +257,40 @@ class _Worker:
         one system call. With a deadline (start-up only), raises TimeoutError
         past it; tasks rely on the watchdog instead.
         """
-        buffer = self._buffer
-        while True:
-            if len(buffer) >= _HEADER.size:
-                end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
-                if len(buffer) >= end:
-                    frame = bytes(buffer[_HEADER.size:end])
-                    del buffer[:end]
-                    return frame
-                wanted = end - len(buffer)
-            else:
-                wanted = _HEADER.size
+        while (frame := self.next_frame()) is None:
             if deadline is not None:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not select.select([self.fd], [], [], remaining)[0]:
                     raise TimeoutError
-            chunk = os.read(self.fd, min(max(wanted, 1 << 16), 1 << 24))
-            if not chunk:
+            if not self.read_chunk():
                 return None
-            buffer += chunk
+        return frame
+
+    def read_chunk(self) -> bool:
+        """One read of what the pipe holds into the buffer; False at EOF.
+
+        Asks for the rest of the frame being read (at least 64 KiB), so a big
+        answer takes few system calls. Raises BlockingIOError on a
+        non-blocking pipe that holds nothing yet."""
+        buffer = self._buffer
+        wanted = _HEADER.size
+        if len(buffer) >= _HEADER.size:
+            wanted = _HEADER.size + _HEADER.unpack_from(buffer)[0] - len(buffer)
+        chunk = os.read(self.fd, min(max(wanted, 1 << 16), 1 << 24))
+        buffer += chunk
+        return bool(chunk)
+
+    def next_frame(self) -> bytes | None:
+        """The next whole frame already read, or None (no system call)."""
+        buffer = self._buffer
+        if len(buffer) < _HEADER.size:
+            return None
+        end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
+        if len(buffer) < end:
+            return None
+        frame = bytes(buffer[_HEADER.size:end])
+        del buffer[:end]
+        return frame
 
     def has_frame(self) -> bool:
         """Whether a whole frame is already read (``read`` then needs no system call)."""
@@ -308,6 +331,31 @@ WINDOW = 3
 _Task = tuple[Future, tuple]
 
 
+def _configure(pool: Any, size: int, timeout: float | None, function: str, max_tasks: int,
+               fault: str | None, warm: bool | None, window: int) -> None:
+    """The settings both drivers share, checked (see :class:`WorkerPool`)."""
+    if size < 1:
+        raise ValueError(f"pool size must be >= 1, not {size}")
+    if window < 1:
+        raise ValueError(f"window must be >= 1, not {window}")
+    pool.size = size
+    pool.timeout = timeout
+    pool.function = function
+    pool.max_tasks = max_tasks
+    pool.window = window
+    pool.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
+    pool.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
+    pool.restarts = 0
+    pool.peak_rss_kb = 0
+
+
+def _lost_task_error(timed_out: bool, timeout: float | None, code: int | None) -> WorkerError:
+    """What the task a worker died on fails with."""
+    if timed_out:
+        return WorkerTimeout(f"worker ran past {timeout:g} s; killed")
+    return WorkerCrashed(f"worker died (exit code {code})")
+
+
 class WorkerPool:
     """``size`` worker processes running ``function(*args)`` for submitted tasks.
 
@@ -325,19 +373,7 @@ class WorkerPool:
                  function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
                  fault: str | None = None, warm: bool | None = None,
                  window: int = WINDOW) -> None:
-        if size < 1:
-            raise ValueError(f"pool size must be >= 1, not {size}")
-        if window < 1:
-            raise ValueError(f"window must be >= 1, not {window}")
-        self.size = size
-        self.timeout = timeout
-        self.function = function
-        self.max_tasks = max_tasks
-        self.window = window
-        self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
-        self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
-        self.restarts = 0
-        self.peak_rss_kb = 0
+        _configure(self, size, timeout, function, max_tasks, fault, warm, window)
         self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._workers: list[_Worker | None] = [None] * size
         self._lock = threading.Lock()
@@ -531,8 +567,7 @@ class WorkerPool:
                 self.restarts += 1
                 pending.extendleft(reversed(window))  # never started: the next worker runs them
                 window.clear()
-                answers.append((future, WorkerTimeout(f"worker ran past {self.timeout:g} s; killed")
-                                if timed_out else WorkerCrashed(f"worker died (exit code {code})")))
+                answers.append((future, _lost_task_error(timed_out, self.timeout, code)))
                 break
             worker.tasks += 1
             worker.running_since = time.monotonic() if window else None
@@ -540,12 +575,16 @@ class WorkerPool:
                 self._note_rss(worker)
             if self.max_tasks and worker.tasks >= self.max_tasks and not window:
                 self._retire(slot, kill=False)
-            try:
-                status, value = pickle.loads(frame)
-            except Exception as exc:  # e.g. a result class the parent cannot import
-                answers.append((future, exc))
-                continue
-            answers.append((future, ("ok", value) if status == "ok" else RuntimeError(value)))
+            answers.append((future, _outcome(frame)))
+
+
+def _outcome(frame: bytes) -> Any:
+    """An answer frame as ("ok", value), or the exception its task fails with."""
+    try:
+        status, value = pickle.loads(frame)
+    except Exception as exc:  # e.g. a result class the parent cannot import
+        return exc
+    return ("ok", value) if status == "ok" else RuntimeError(value)
 
 
 def _settle(future: Future, outcome: Any) -> None:
@@ -554,3 +593,263 @@ def _settle(future: Future, outcome: Any) -> None:
         future.set_exception(outcome)
     else:
         future.set_result(outcome[1])
+
+
+# -- the event-loop driver -----------------------------------------------------
+
+class _LoopWorker(_Worker):
+    """A worker and what the loop driver keeps about it: its window of tasks
+    written and not answered, the bytes not yet written, whether it is ready."""
+
+    def __init__(self, function: str, fault: str | None, warm: bool = False) -> None:
+        super().__init__(function, fault, warm)
+        self.window: deque[tuple[asyncio.Future, tuple]] = deque()
+        self.outbox = bytearray()
+        self.writing = False  # a writer is registered for stdin
+        self.ready = False
+        self.start_timer: asyncio.TimerHandle | None = None
+        self.stdin_fd = self.proc.stdin.fileno()
+        os.set_blocking(self.fd, False)
+        os.set_blocking(self.stdin_fd, False)
+
+
+class LoopPool:
+    """The pool of :class:`WorkerPool`, driven by a running asyncio loop: no thread.
+
+    Why: in a crawl on the asyncio reactor, the thread driver hands every page
+    over twice between the reactor's thread and a pool thread (each a wake-up
+    and a wait for the GIL). Here the loop itself watches each worker's
+    stdout (``add_reader``) and writes its stdin without blocking (whatever
+    the pipe cannot take waits for ``add_writer``); answers settle asyncio
+    futures of the same loop directly. Same guarantees as the thread driver:
+    a window of tasks written ahead, a crash or a timeout (a loop timer in
+    place of the watchdog thread) fails only the task the worker was on and
+    a fresh worker gets the tasks behind it, ``max_tasks`` restarts.
+
+    Every method must be called in the loop's thread. ``submit`` returns an
+    ``asyncio.Future``. Shutting down finishes the tasks already written
+    (blocking reads, bounded by the timeout), cancels the others (a crawl
+    has none left by then) and kills the idle workers.
+    """
+
+    def __init__(self, size: int, timeout: float | None = None,
+                 function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
+                 fault: str | None = None, warm: bool | None = None,
+                 window: int = WINDOW, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        _configure(self, size, timeout, function, max_tasks, fault, warm, window)
+        self.loop = loop or asyncio.get_running_loop()
+        self._pending: deque[tuple[asyncio.Future, tuple]] = deque()  # not written yet
+        self._workers: list[_LoopWorker | None] = [None] * size
+        self._closed = False
+        self._watchdog: asyncio.TimerHandle | None = None
+        for slot in range(size):
+            self._start(slot)  # ready before the first task: start-up is not task time
+        if timeout:
+            self._watchdog = self.loop.call_later(self._watch_period(), self._watch)
+
+    def submit(self, *args: Any) -> asyncio.Future:
+        """Queue ``function(*args)``; the future holds its result or a WorkerError."""
+        if self._closed:
+            raise RuntimeError("pool is shut down")
+        future = self.loop.create_future()
+        self._pending.append((future, args))
+        for slot in range(self.size):
+            if not self._pending:
+                break
+            self._feed(slot)
+        return future
+
+    def rss_kb(self) -> int:
+        """Current resident memory of all workers, KiB."""
+        return sum(w.rss_kb() for w in self._workers if w is not None)
+
+    def shutdown(self, wait: bool = True) -> None:
+        """Stop the workers; tasks not written yet are cancelled, and written
+        ones are finished first with ``wait`` (else cancelled too)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        for slot, worker in enumerate(self._workers):
+            if worker is None:
+                continue
+            self._unwatch(worker)
+            if wait and worker.ready:
+                self._finish(worker)
+            for future, _ in worker.window:
+                future.cancel()
+            worker.window.clear()
+            # Nothing is left for it to do: killed, the crawl does not wait for
+            # its interpreter's teardown (about 60 ms with the models loaded).
+            self._retire(slot, kill=True)
+        while self._pending:
+            self._pending.popleft()[0].cancel()
+
+    def __enter__(self) -> LoopPool:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.shutdown()
+
+    # -- starting and stopping workers ------------------------------------------
+
+    def _start(self, slot: int) -> None:
+        """A fresh worker in ``slot``; it takes tasks once its "ready" frame came."""
+        try:
+            worker = _LoopWorker(self.function, self.fault, self.warm)
+        except OSError as exc:  # e.g. out of processes: fail one task, or wait for one
+            logger.warning("contentex: worker did not start: %s", exc)
+            if self._pending:
+                self._pending.popleft()[0].set_exception(WorkerCrashed(f"worker did not start: {exc}"))
+            return
+        self._workers[slot] = worker
+        worker.start_timer = self.loop.call_later(START_TIMEOUT, worker.proc.kill)
+        self.loop.add_reader(worker.fd, self._readable, slot, worker)
+
+    def _unwatch(self, worker: _LoopWorker) -> None:
+        self.loop.remove_reader(worker.fd)
+        if worker.writing:
+            self.loop.remove_writer(worker.stdin_fd)
+            worker.writing = False
+        if worker.start_timer is not None:
+            worker.start_timer.cancel()
+
+    def _retire(self, slot: int, kill: bool) -> int | None:
+        worker, self._workers[slot] = self._workers[slot], None
+        if worker is None:
+            return None
+        self._unwatch(worker)
+        self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
+        return worker.stop(kill=kill)
+
+    def _finish(self, worker: _LoopWorker) -> None:
+        """Answer the written tasks with blocking reads (shutdown only)."""
+        os.set_blocking(worker.fd, True)
+        os.set_blocking(worker.stdin_fd, True)
+        try:
+            worker.send(bytes(worker.outbox))
+            deadline = time.monotonic() + (self.timeout or 30) * max(len(worker.window), 1)
+            while worker.window and (frame := worker.read(deadline)) is not None:
+                _settle_once(worker.window.popleft()[0], _outcome(frame))
+        except (OSError, TimeoutError):  # the rest is cancelled by the caller
+            pass
+
+    # -- the loop's callbacks ---------------------------------------------------
+
+    def _readable(self, slot: int, worker: _LoopWorker) -> None:
+        """Read what the worker wrote; settle the answered tasks after the next
+        ones are written (so the worker goes straight on)."""
+        try:
+            alive = worker.read_chunk()
+        except BlockingIOError:
+            return
+        except OSError:
+            alive = False
+        if not alive:
+            self._lost(slot, worker)
+            return
+        answers: list[tuple[asyncio.Future, Any]] = []
+        while (frame := worker.next_frame()) is not None:
+            if not worker.ready:
+                worker.ready = True
+                if worker.start_timer is not None:
+                    worker.start_timer.cancel()
+                continue
+            future, _ = worker.window.popleft()
+            worker.tasks += 1
+            worker.running_since = time.monotonic() if worker.window else None
+            if worker.tasks % 100 == 0:
+                self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
+            answers.append((future, frame))
+        if self.max_tasks and worker.tasks >= self.max_tasks and not worker.window:
+            self._retire(slot, kill=False)
+            self._start(slot)
+        self._feed(slot)
+        for future, frame in answers:
+            _settle_once(future, _outcome(frame))
+
+    def _lost(self, slot: int, worker: _LoopWorker) -> None:
+        """EOF: the worker died (or was killed at the timeout). The task it was
+        on fails; those written behind it go back first in line; a new one starts."""
+        code = self._retire(slot, kill=True)
+        window = worker.window
+        if not worker.ready:
+            error: WorkerError = WorkerCrashed(f"worker did not start (exit code {code})")
+            logger.warning("contentex: %s", error)
+            if self._pending:  # one task per failed start, as the thread driver does
+                _settle_once(self._pending.popleft()[0], error)
+        else:
+            self.restarts += 1
+            if window:
+                future, _ = window.popleft()
+                self._pending.extendleft(reversed(window))
+                window.clear()
+                _settle_once(future, _lost_task_error(worker.timed_out, self.timeout, code))
+        if not self._closed and (worker.ready or self._pending):
+            self._start(slot)
+
+    def _feed(self, slot: int) -> None:
+        """Write pending tasks to the slot's worker, up to the window (and ``max_tasks``)."""
+        worker = self._workers[slot]
+        if worker is None:
+            if self._pending and not self._closed:
+                self._start(slot)
+            return
+        if not worker.ready:
+            return
+        frames: list[bytes] = []
+        while self._pending and len(worker.window) < self.window and \
+                not (self.max_tasks and worker.sent >= self.max_tasks):
+            future, args = self._pending.popleft()
+            if future.done():  # cancelled while it waited
+                continue
+            try:
+                frames.append(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
+            except Exception as exc:  # e.g. arguments that do not pickle: this task only
+                future.set_exception(exc)
+                continue
+            worker.window.append((future, args))
+            worker.sent += 1
+        if not frames:
+            return
+        if worker.running_since is None:
+            worker.running_since = time.monotonic()
+        worker.outbox += b"".join(frames)
+        self._flush(worker)
+
+    def _flush(self, worker: _LoopWorker) -> None:
+        """Write what the pipe takes now; the loop calls back when it takes more."""
+        try:
+            del worker.outbox[:os.write(worker.stdin_fd, worker.outbox)]
+        except BlockingIOError:
+            pass
+        except OSError:  # broken pipe: the worker died; its EOF tells
+            worker.outbox.clear()
+        if worker.outbox and not worker.writing:
+            self.loop.add_writer(worker.stdin_fd, self._flush, worker)
+            worker.writing = True
+        elif not worker.outbox and worker.writing:
+            self.loop.remove_writer(worker.stdin_fd)
+            worker.writing = False
+
+    def _watch_period(self) -> float:
+        assert self.timeout
+        return min(0.5, self.timeout / 10)
+
+    def _watch(self) -> None:
+        """Kill a worker whose current task has run past the timeout (its EOF
+        then fails that task with WorkerTimeout)."""
+        now = time.monotonic()
+        for worker in self._workers:
+            since = worker.running_since if worker is not None else None
+            if since is not None and now - since > self.timeout and not worker.timed_out:
+                worker.timed_out = True
+                worker.proc.kill()
+        self._watchdog = self.loop.call_later(self._watch_period(), self._watch)
+
+
+def _settle_once(future: asyncio.Future, outcome: Any) -> None:
+    """Settle an asyncio future unless its waiter gave up (cancelled) already."""
+    if not future.done():
+        _settle(future, outcome)

@@ -43,6 +43,7 @@ from scrapy_contentex.pool import (
     FAULT_ENV,
     FAULT_MARKER,
     WARM_ENV,
+    LoopPool,
     WorkerCrashed,
     WorkerPool,
     WorkerTimeout,
@@ -179,6 +180,130 @@ def test_inbox_settles_answers_from_a_thread_in_batches(monkeypatch):
     assert isinstance(results[48], ValueError) and str(results[48]) == "boom"
     assert isinstance(results[49], asyncio.CancelledError)
     assert len(drains) == 1
+
+
+# -- the event-loop driver -------------------------------------------------------
+
+def _in_loop(check, **pool_args):
+    """Run ``check(pool)`` (a coroutine function) on a LoopPool in a fresh asyncio loop."""
+    async def main():
+        with LoopPool(1, **pool_args) as pool:
+            return await asyncio.wait_for(check(pool), 60)
+
+    return asyncio.run(main())
+
+
+def test_loop_pool_gives_the_thread_pool_results_without_a_thread():
+    import threading
+
+    async def check(pool):
+        threads = threading.active_count()
+        results = await asyncio.gather(*(pool.submit(*task(h))
+                                         for h in (ARTICLE_EN, PRODUCT_EN, INDEX_EN)))
+        assert threading.active_count() == threads  # the loop drives the pipes itself
+        return results
+
+    remote = _in_loop(check, timeout=30)
+    local = [process_page(*task(html)) for html in (ARTICLE_EN, PRODUCT_EN, INDEX_EN)]
+    assert [r.label for r in remote] == ["content", "content", "index"]
+    assert [r.item for r in remote] == [r.item for r in local]
+
+
+def test_loop_pool_crash_fails_its_task_only_and_the_tasks_behind_it_run():
+    async def check(pool):
+        futures = [pool.submit(*task(h)) for h in
+                   (ARTICLE_EN, FAULTY, PRODUCT_EN, INDEX_EN, ARTICLE_EN)]
+        outcomes = await asyncio.gather(*futures, return_exceptions=True)
+        return outcomes, pool.restarts
+
+    outcomes, restarts = _in_loop(check, timeout=30, fault="crash", window=4)
+    assert isinstance(outcomes[1], WorkerCrashed) and "exit code 70" in str(outcomes[1])
+    assert outcomes[0].item.headline == "Ferry Timetable Changes for Winter"
+    assert [o.label for o in outcomes[2:]] == ["content", "index", "content"]
+    assert outcomes[2].item.name == "Walnut Desk Organiser"
+    assert restarts == 1
+
+
+def test_loop_pool_kills_a_stuck_worker_at_the_timeout():
+    async def check(pool):
+        stuck, after = pool.submit(*task(FAULTY)), pool.submit(*task(ARTICLE_EN))
+        with pytest.raises(WorkerTimeout, match="2.5 s"):
+            await stuck
+        return (await after), pool.restarts
+
+    after, restarts = _in_loop(check, timeout=2.5, fault="hang")
+    assert after.item.headline == "Ferry Timetable Changes for Winter"
+    assert restarts == 1
+
+
+def test_loop_pool_big_tasks_and_answers_pass_the_pipes_without_blocking_the_loop():
+    """3 MiB tasks and answers, written ahead: the pipes take 64 KiB at a time,
+    the rest waits for the loop's writer callback while the loop keeps running."""
+    big = [bytes([i]) * (3 << 20) for i in range(4)]
+
+    async def check(pool):
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        beat = asyncio.ensure_future(ticker())
+        results = await asyncio.gather(*(pool.submit(b) for b in big))
+        beat.cancel()
+        return results, ticks
+
+    results, ticks = _in_loop(check, timeout=60, function="builtins:bytes", window=3)
+    assert results == big
+    assert ticks > 4  # the loop ran other work while the pages crossed the pipes
+
+
+def test_loop_pool_restarts_after_max_tasks_and_fails_unpicklable_tasks_alone():
+    async def check(pool):
+        with pytest.raises((AttributeError, TypeError, pickle.PicklingError)):
+            await pool.submit(lambda: None)
+        pids = set()
+        for n in range(5):
+            assert await pool.submit(n) == str(n)
+            pids.add(pool._workers[0].proc.pid if pool._workers[0] else None)
+        return pids
+
+    pids = _in_loop(check, timeout=30, function="builtins:str", max_tasks=2)
+    assert len(pids - {None}) >= 2  # a new worker after every 2 tasks
+
+
+def test_loop_pool_shutdown_finishes_written_tasks_and_cancels_the_rest():
+    async def main():
+        pool = LoopPool(1, timeout=30, function="builtins:str", window=2)
+        while not pool._workers[0].ready:  # tasks are written once the worker is ready
+            await asyncio.sleep(0.01)
+        futures = [pool.submit(n) for n in range(4)]
+        pool.shutdown()
+        return futures
+
+    futures = asyncio.run(main())
+    assert [f.result() for f in futures[:2]] == ["0", "1"]
+    assert all(f.cancelled() for f in futures[2:])
+
+
+def test_worker_middleware_drives_the_pool_from_a_running_loop_only():
+    workers, *_ = components({"CONTENTEX_WORKERS": 1})
+
+    async def opened():
+        workers.spider_opened()
+        try:
+            return type(workers.pool)
+        finally:
+            workers.spider_closed()
+
+    assert asyncio.run(opened()) is LoopPool
+    workers.spider_opened()  # no running loop: the thread driver
+    try:
+        assert type(workers.pool) is WorkerPool
+    finally:
+        workers.spider_closed()
 
 
 def test_pool_size_must_be_positive():
