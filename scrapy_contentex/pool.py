@@ -298,6 +298,33 @@ class _Worker:
         return (len(buffer) >= _HEADER.size
                 and len(buffer) >= _HEADER.size + _HEADER.unpack_from(buffer)[0])
 
+    def write_ahead(self, pending: deque, window: deque, size: int, max_tasks: int) -> bytes:
+        """Move pending tasks into ``window`` (up to ``size`` and ``max_tasks``) and
+        return their frames; a task whose future is done (cancelled while it
+        waited) is dropped, one whose arguments do not pickle fails alone."""
+        frames: list[bytes] = []
+        while pending and len(window) < size and not (max_tasks and self.sent >= max_tasks):
+            future, args = pending.popleft()
+            if future.done():
+                continue
+            try:
+                frames.append(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
+            except Exception as exc:  # e.g. arguments that do not pickle: this task only
+                future.set_exception(exc)
+                continue
+            window.append((future, args))
+            self.sent += 1
+        if frames and self.running_since is None:
+            self.running_since = time.monotonic()
+        return b"".join(frames)
+
+    def answered(self, more: bool) -> bool:
+        """Count an answer; the next task's clock starts now if ``more`` are
+        written. Returns whether to sample the worker's memory (every 100th)."""
+        self.tasks += 1
+        self.running_since = time.monotonic() if more else None
+        return self.tasks % 100 == 0
+
     def send(self, data: bytes) -> None:
         """Write ``data`` whole (the worker drains its stdin, so this never blocks for long)."""
         view = memoryview(data)
@@ -331,22 +358,44 @@ WINDOW = 3
 _Task = tuple[Future, tuple]
 
 
-def _configure(pool: Any, size: int, timeout: float | None, function: str, max_tasks: int,
-               fault: str | None, warm: bool | None, window: int) -> None:
-    """The settings both drivers share, checked (see :class:`WorkerPool`)."""
-    if size < 1:
-        raise ValueError(f"pool size must be >= 1, not {size}")
-    if window < 1:
-        raise ValueError(f"window must be >= 1, not {window}")
-    pool.size = size
-    pool.timeout = timeout
-    pool.function = function
-    pool.max_tasks = max_tasks
-    pool.window = window
-    pool.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
-    pool.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
-    pool.restarts = 0
-    pool.peak_rss_kb = 0
+class _Pool:
+    """What both drivers share: their settings, checked (see :class:`WorkerPool`),
+    their counters and the timeout check."""
+
+    _workers: list
+
+    def __init__(self, size: int, timeout: float | None, function: str, max_tasks: int,
+                 fault: str | None, warm: bool | None, window: int) -> None:
+        if size < 1:
+            raise ValueError(f"pool size must be >= 1, not {size}")
+        if window < 1:
+            raise ValueError(f"window must be >= 1, not {window}")
+        self.size = size
+        self.timeout = timeout
+        self.function = function
+        self.max_tasks = max_tasks
+        self.window = window
+        self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
+        self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
+        self.restarts = 0
+        self.peak_rss_kb = 0
+
+    def _note_rss(self, worker: _Worker) -> None:
+        self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
+
+    def _watch_period(self) -> float:
+        assert self.timeout
+        return min(0.5, self.timeout / 10)
+
+    def _kill_overdue(self) -> None:
+        """Kill each worker whose current task has run past the timeout; reading
+        its EOF then fails that task with WorkerTimeout."""
+        now = time.monotonic()
+        for worker in self._workers:
+            since = worker.running_since if worker is not None else None
+            if since is not None and now - since > self.timeout and not worker.timed_out:
+                worker.timed_out = True
+                worker.proc.kill()
 
 
 def _lost_task_error(timed_out: bool, timeout: float | None, code: int | None) -> WorkerError:
@@ -356,7 +405,7 @@ def _lost_task_error(timed_out: bool, timeout: float | None, code: int | None) -
     return WorkerCrashed(f"worker died (exit code {code})")
 
 
-class WorkerPool:
+class WorkerPool(_Pool):
     """``size`` worker processes running ``function(*args)`` for submitted tasks.
 
     ``submit`` never blocks; bound the tasks in flight in the caller (the
@@ -373,7 +422,7 @@ class WorkerPool:
                  function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
                  fault: str | None = None, warm: bool | None = None,
                  window: int = WINDOW) -> None:
-        _configure(self, size, timeout, function, max_tasks, fault, warm, window)
+        super().__init__(size, timeout, function, max_tasks, fault, warm, window)
         self._tasks: queue.SimpleQueue[_Task | None] = queue.SimpleQueue()
         self._workers: list[_Worker | None] = [None] * size
         self._lock = threading.Lock()
@@ -429,18 +478,10 @@ class WorkerPool:
     # -- the watchdog --------------------------------------------------------
 
     def _watch(self) -> None:
-        """Kill a worker whose current task has run past the timeout (its thread
-        then reads EOF and fails that task with WorkerTimeout)."""
-        assert self.timeout
-        while not self._stopped.wait(min(0.5, self.timeout / 10)):
-            now = time.monotonic()
+        """The timeout check, a few times a second in its own thread."""
+        while not self._stopped.wait(self._watch_period()):
             with self._lock:
-                for worker in self._workers:
-                    since = worker.running_since if worker is not None else None
-                    if since is not None and now - since > self.timeout \
-                            and not worker.timed_out:
-                        worker.timed_out = True
-                        worker.proc.kill()
+                self._kill_overdue()
 
     # -- one thread per worker ---------------------------------------------
 
@@ -465,9 +506,6 @@ class WorkerPool:
             return None
         self._note_rss(worker)
         return worker.stop(kill=kill)
-
-    def _note_rss(self, worker: _Worker) -> None:
-        self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
 
     def _run(self, slot: int) -> None:
         """Keep this slot's worker fed: take tasks, write them ahead, read the answers.
@@ -527,23 +565,11 @@ class WorkerPool:
         except WorkerError as exc:
             pending.popleft()[0].set_exception(exc)
             return
-        frames: list[bytes] = []
-        while pending and len(window) < self.window and \
-                not (self.max_tasks and worker.sent >= self.max_tasks):
-            future, args = pending.popleft()
-            try:
-                frames.append(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
-            except Exception as exc:  # e.g. arguments that do not pickle: this task only
-                future.set_exception(exc)
-                continue
-            window.append((future, args))
-            worker.sent += 1
-        if not frames:
+        data = worker.write_ahead(pending, window, self.window, self.max_tasks)
+        if not data:
             return
-        if worker.running_since is None:
-            worker.running_since = time.monotonic()
         try:
-            worker.send(b"".join(frames))
+            worker.send(data)
         except OSError:  # broken pipe: the worker died; reading its answer tells
             pass
 
@@ -569,9 +595,7 @@ class WorkerPool:
                 window.clear()
                 answers.append((future, _lost_task_error(timed_out, self.timeout, code)))
                 break
-            worker.tasks += 1
-            worker.running_since = time.monotonic() if window else None
-            if worker.tasks % 100 == 0:
+            if worker.answered(more=bool(window)):
                 self._note_rss(worker)
             if self.max_tasks and worker.tasks >= self.max_tasks and not window:
                 self._retire(slot, kill=False)
@@ -613,7 +637,7 @@ class _LoopWorker(_Worker):
         os.set_blocking(self.stdin_fd, False)
 
 
-class LoopPool:
+class LoopPool(_Pool):
     """The pool of :class:`WorkerPool`, driven by a running asyncio loop: no thread.
 
     Why: in a crawl on the asyncio reactor, the thread driver hands every page
@@ -636,7 +660,7 @@ class LoopPool:
                  function: str = DEFAULT_FUNCTION, max_tasks: int = 0,
                  fault: str | None = None, warm: bool | None = None,
                  window: int = WINDOW, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        _configure(self, size, timeout, function, max_tasks, fault, warm, window)
+        super().__init__(size, timeout, function, max_tasks, fault, warm, window)
         self.loop = loop or asyncio.get_running_loop()
         self._pending: deque[tuple[asyncio.Future, tuple]] = deque()  # not written yet
         self._workers: list[_LoopWorker | None] = [None] * size
@@ -720,7 +744,7 @@ class LoopPool:
         if worker is None:
             return None
         self._unwatch(worker)
-        self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
+        self._note_rss(worker)
         return worker.stop(kill=kill)
 
     def _finish(self, worker: _LoopWorker) -> None:
@@ -757,10 +781,8 @@ class LoopPool:
                     worker.start_timer.cancel()
                 continue
             future, _ = worker.window.popleft()
-            worker.tasks += 1
-            worker.running_since = time.monotonic() if worker.window else None
-            if worker.tasks % 100 == 0:
-                self.peak_rss_kb = max(self.peak_rss_kb, worker.rss_kb())
+            if worker.answered(more=bool(worker.window)):
+                self._note_rss(worker)
             answers.append((future, frame))
         if self.max_tasks and worker.tasks >= self.max_tasks and not worker.window:
             self._retire(slot, kill=False)
@@ -798,25 +820,10 @@ class LoopPool:
             return
         if not worker.ready:
             return
-        frames: list[bytes] = []
-        while self._pending and len(worker.window) < self.window and \
-                not (self.max_tasks and worker.sent >= self.max_tasks):
-            future, args = self._pending.popleft()
-            if future.done():  # cancelled while it waited
-                continue
-            try:
-                frames.append(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
-            except Exception as exc:  # e.g. arguments that do not pickle: this task only
-                future.set_exception(exc)
-                continue
-            worker.window.append((future, args))
-            worker.sent += 1
-        if not frames:
-            return
-        if worker.running_since is None:
-            worker.running_since = time.monotonic()
-        worker.outbox += b"".join(frames)
-        self._flush(worker)
+        data = worker.write_ahead(self._pending, worker.window, self.window, self.max_tasks)
+        if data:
+            worker.outbox += data
+            self._flush(worker)
 
     def _flush(self, worker: _LoopWorker) -> None:
         """Write what the pipe takes now; the loop calls back when it takes more."""
@@ -833,19 +840,9 @@ class LoopPool:
             self.loop.remove_writer(worker.stdin_fd)
             worker.writing = False
 
-    def _watch_period(self) -> float:
-        assert self.timeout
-        return min(0.5, self.timeout / 10)
-
     def _watch(self) -> None:
-        """Kill a worker whose current task has run past the timeout (its EOF
-        then fails that task with WorkerTimeout)."""
-        now = time.monotonic()
-        for worker in self._workers:
-            since = worker.running_since if worker is not None else None
-            if since is not None and now - since > self.timeout and not worker.timed_out:
-                worker.timed_out = True
-                worker.proc.kill()
+        """The timeout check, a few times a second on the loop's timer."""
+        self._kill_overdue()
         self._watchdog = self.loop.call_later(self._watch_period(), self._watch)
 
 
