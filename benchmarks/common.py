@@ -15,6 +15,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -207,6 +208,24 @@ def group_folds(groups: list[str], k: int, seed: int | None = None) -> list[int]
         fold_of[g] = f
         load[f] += sizes[g]
     return [fold_of[g] for g in groups]
+
+
+@dataclass
+class ChoicePage:
+    """One page of a learned choice among candidates (headline, date): its
+    candidates, their feature rows, which of them match the truth, and
+    page-level values where a model reads some."""
+
+    domain: str
+    cands: list
+    rows: list[dict[str, float]]
+    labels: list[bool]
+    page: dict[str, float] = field(default_factory=dict)
+
+    def rule_right(self) -> bool:
+        """Whether the rule's own pick (the candidate whose sources hold "rule") is right."""
+        picked = next((i for i, c in enumerate(self.cands) if "rule" in c.sources), None)
+        return picked is not None and self.labels[picked]
 
 
 def choice_cross_validation(pages: list, domains: list[str], train: Callable[[list], object],

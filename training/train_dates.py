@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass
 
 import numpy as np
 
-from benchmarks.common import choice_cross_validation, load_texts, print_table, registered_domain
+from benchmarks.common import (
+    ChoicePage,
+    choice_cross_validation,
+    load_texts,
+    print_table,
+    registered_domain,
+)
 from benchmarks.metadata import date_ok
 from scrapy_contentex.core.date_model import MODEL_PATH, DateCandidate, choose, eligible, features
 from scrapy_contentex.core.document import Document
@@ -36,14 +41,8 @@ FOLDS = 5
 RIDGE = 10.0
 
 
-@dataclass
-class Page:
-    """One page's date candidates, their feature rows and which of them match the truth."""
-
-    domain: str
-    cands: list[DateCandidate]
-    rows: list[dict[str, float]]
-    labels: list[bool]
+# One page's date candidates, their feature rows and which of them match the truth.
+Page = ChoicePage
 
 
 def page_of(html: str, url: str | None, gold: str) -> Page:
@@ -117,11 +116,10 @@ def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
     right = 0
     for page in pages:
         if model is None:
-            picked = next((i for i, c in enumerate(page.cands) if "rule" in c.sources), None)
-        else:
-            best = choose(page.cands, page.rows, model)
-            picked = None if best is None else page.cands.index(best)
-        right += picked is not None and page.labels[picked]
+            right += page.rule_right()
+            continue
+        best = choose(page.cands, page.rows, model)
+        right += best is not None and page.labels[page.cands.index(best)]
     return right
 
 

@@ -18,14 +18,19 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchmarks.common import choice_cross_validation, load_texts, print_table, registered_domain
+from benchmarks.common import (
+    ChoicePage,
+    choice_cross_validation,
+    load_texts,
+    print_table,
+    registered_domain,
+)
 from benchmarks.metadata import headline_ok
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.headline import MODEL_PATH, Candidate, candidates, choose, features
+from scrapy_contentex.core.headline import MODEL_PATH, candidates, choose, features
 from scrapy_contentex.core.pagetype_model import LogisticModel
 from training.train_pagetype import fit
 
@@ -34,16 +39,9 @@ FOLDS = 5
 RIDGE = 10.0
 
 
-@dataclass
-class Page:
-    """One page's candidates, their feature rows and which of them match the truth."""
-
-    domain: str
-    cands: list[Candidate]
-    rows: list[dict[str, float]]
-    labels: list[bool]
-    # Page-level values (``page_features`` of :func:`load_pages`); empty for the linear model.
-    page: dict[str, float] = field(default_factory=dict)
+# One page's candidates, their feature rows, which of them match the truth and
+# its page-level values (``page_features`` of :func:`load_pages`; empty for the linear model).
+Page = ChoicePage
 
 
 def load_pages(limit: int | None = None,
@@ -81,8 +79,7 @@ def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
     right = 0
     for page in pages:
         if model is None:
-            picked = next((i for i, c in enumerate(page.cands) if "rule" in c.sources), None)
-            right += picked is not None and page.labels[picked]
+            right += page.rule_right()
         else:
             text = choose(page.cands, page.rows, model)
             right += any(label and c.shown == text for c, label in zip(page.cands, page.labels, strict=True))
