@@ -45,7 +45,6 @@ import functools
 import html as html_lib
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
 
 import numpy as np
 
@@ -194,16 +193,11 @@ _PIECE = "\x1e"
 _SEP = "\x1f"
 BUCKET_SEP = _SEP  # closes each bucket in LinkBlockScan.text (public name for readers)
 _SEPS_TO_SPACE = str.maketrans({_PIECE: " ", _SEP: " "})
-# A tag is a blank to text units. Each tag and the blanks after it
-# (indentation) become one TAG_MARK, a blank that HTML never produces as text
-# (html.unescape turns "&#29;" into nothing): the text still counts the same
-# units, and the marks tell how many tags each bucket held, the markup
-# signature the page-type features compare between records (cards, teasers),
-# at the cost of one array comparison instead of a pass over the markup. (A
-# raw \x1d in a page counts as a tag: it is invalid HTML and a blank anyway.)
-TAG_MARK = "\x1d"
+# A tag is a blank to text units. One match takes a whole run of tags and the
+# blanks between and after them (indentation), so the blank pass that follows
+# has far fewer runs left to collapse.
 _PIECE_TAG = r"<[/!?a-zA-Z][^<>\x1e\x1f]*>"
-_PIECE_TAG_RE = re.compile(rf"{_PIECE_TAG}[^\S\x1e\x1f]*+")
+_PIECE_TAG_RE = re.compile(rf"{_PIECE_TAG}(?:[^\S\x1e\x1f]*+{_PIECE_TAG})*+[^\S\x1e\x1f]*+")
 # Runs of two or more blanks, or one blank other than a space (separators
 # excepted): each becomes one space.
 _PIECE_BLANKS_RE = re.compile(r"[^\S\x1e\x1f](?:[^\S\x1e\x1f]+|(?<! ))")
@@ -233,27 +227,18 @@ def count_buckets(joined: str) -> list[int]:
 
 
 def count_buckets_and_text(joined: str) -> tuple[list[int], str, str]:
-    """:func:`count_buckets`, the visible text it counted (each tag replaced
-    by ``TAG_MARK``, runs of blanks after a digit or currency sign by one
-    space, entities decoded, separators kept) and the part of it around
-    digits (the digit regions below, joined by ``\x1f``; the whole text when
-    the regex counted it): the page-type features read prices in the text
-    and dates in the digit regions, not in markup."""
-    units, text, digit_text, _ = count_buckets_text_and_tags(joined)
-    return units, text, digit_text
-
-
-def count_buckets_text_and_tags(joined: str) -> tuple[list[int], str, str, np.ndarray]:
-    """:func:`count_buckets_and_text` and the number of tags in each bucket."""
-    text = _PIECE_TAG_RE.sub(TAG_MARK, joined) if "<" in joined else joined
-    tags = None
+    """:func:`count_buckets`, the visible text it counted (tags replaced by
+    a space, runs of blanks after a digit or currency sign by one space,
+    entities decoded, separators kept) and the part of it around digits
+    (the digit regions below, joined by ``\x1f``; the whole text when the
+    regex counted it): the page-type features read prices in the text and
+    dates in the digit regions, not in markup."""
+    text = _PIECE_TAG_RE.sub(" ", joined) if "<" in joined else joined
     # Blank runs after digits and signs, then entities, in markup_text_distance's
     # order: a blank decoded from an entity (&nbsp;) is not collapsed, which
     # matters to the one rule that wants a plain space ("2014-03-08 10:20").
     if "&" in text:
         if _BARE_ENTITY_RE.search(text):
-            # every blank run collapses, tag marks too: count them first (rare)
-            tags = _bucket_marks(text)
             text = _PIECE_BLANKS_RE.sub(" ", text)
         else:
             text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
@@ -262,16 +247,8 @@ def count_buckets_text_and_tags(joined: str) -> tuple[list[int], str, str, np.nd
         text = _NUMBER_BLANKS_RE.sub(r"\1 ", text)
     counted = _bucket_units(text)
     if counted is None:
-        if tags is None:
-            tags = _bucket_marks(text)
-        return _regex_bucket_units(text), text, text, tags
-    return counted[0], text, counted[1], counted[2] if tags is None else tags
-
-
-def _bucket_marks(text: str) -> np.ndarray:
-    """Tag marks in each bucket of ``text``, by a split (the rare paths)."""
-    pieces = text.split(_SEP)
-    return np.fromiter(map(str.count, pieces, repeat(TAG_MARK)), dtype=np.int64, count=len(pieces))
+        return _regex_bucket_units(text), text, text
+    return counted[0], text, counted[1]
 
 
 def _regex_bucket_units(text: str) -> list[int]:
@@ -323,13 +300,12 @@ def _char_tables() -> tuple[np.ndarray, np.ndarray]:
     return classes, fold
 
 
-def _bucket_units(text: str) -> tuple[list[int], str, np.ndarray] | None:
+def _bucket_units(text: str) -> tuple[list[int], str] | None:
     """Units of each bucket of ``text`` (the visible text, separators kept) by
-    the array rules above, the digit regions' text and the tag marks of each
-    bucket; None when the text holds a character beyond the BMP (rare: those
-    pages take the regex path)."""
+    the array rules above, and the digit regions' text; None when the text
+    holds a character beyond the BMP (rare: those pages take the regex path)."""
     if not text:
-        return [0], "", np.zeros(1, dtype=np.int64)
+        return [0], ""
     # UTF-16 code units are the code points when the text stays in the BMP,
     # which the length tells (a character beyond it takes two units): half
     # the bytes of UTF-32 and no pass to find the largest code point.
@@ -359,13 +335,11 @@ def _bucket_units(text: str) -> tuple[list[int], str, np.ndarray] | None:
     starts = np.flatnonzero(start)
     bucket_ends = np.flatnonzero(cps == 0x1F)
     units = np.diff(np.searchsorted(starts, bucket_ends), prepend=0, append=len(starts))
-    marks = np.flatnonzero(cps == 0x1D)
-    tags = np.diff(np.searchsorted(marks, bucket_ends), prepend=0, append=len(marks))
     digit = cls == _DIGIT
     if digit.any():
         correction, regions = _digit_regions(text, cps, nonblank, digit, starts, bucket_ends)
-        return (units + correction).tolist(), regions, tags
-    return units.tolist(), "", tags
+        return (units + correction).tolist(), regions
+    return units.tolist(), ""
 
 
 def _digit_regions(text: str, cps: np.ndarray, nonblank: np.ndarray, digit: np.ndarray,
@@ -461,10 +435,7 @@ class LinkBlockScan:
     bucket opens right after its ``\x1f``). ``hrefs[i]`` is link i's href
     value as written, ``json_ld`` the content of the page's
     ``application/ld+json`` scripts, ``textareas`` the number of
-    ``<textarea>`` elements (comment and reply forms), ``tags[k]`` the
-    number of tags in bucket k (``2 * i + 1``: inside link i; ``2 * i + 2``:
-    the gap after it; ``0``: before the first link), the markup signature of
-    repeated records. The page-type features read these
+    ``<textarea>`` elements (comment and reply forms). The page-type features read these
     instead of passing over the page again.
     """
 
@@ -486,7 +457,6 @@ class LinkBlockScan:
     markup: str = field(default="", repr=False)
     json_ld: list[str] = field(default_factory=list, repr=False)
     textareas: int = 0
-    tags: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64), repr=False)
 
     @property
     def link_count(self) -> int:
@@ -674,7 +644,7 @@ def scan_links(html: str, distance: str = "text") -> LinkBlockScan:
         add(_SEP)
     code_gaps.append(code_gap)
     scan.markup = _PIECE.join(parts)
-    units, scan.text, scan.digit_text, scan.tags = count_buckets_text_and_tags(scan.markup)
+    units, scan.text, scan.digit_text = count_buckets_and_text(scan.markup)
     # Even buckets: text outside links (lead, gaps, tail); odd: inside links.
     outside, inside = units[0::2], units[1::2]
     scan.link_text = inside

@@ -322,7 +322,6 @@ def scan_features(scan: LinkBlockScan) -> dict[str, float]:
         "max_block_share": max((b.links for b in blocks), default=0) / links,
         "teaser_share": teaser_share(scan, link_text, gap_text),
         "no_prose": float(longest_run < PROSE_UNITS),
-        "repeat_teaser_share": repeat_teaser_share(scan, link_text, gap_text),
     }
 
 
@@ -352,55 +351,6 @@ def teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
     heads, gaps = heads[:count], gaps[:count]
     record = (heads >= HEADLINE_UNITS) & (gaps >= TEASER_MIN_UNITS) & (gaps < PROSE_UNITS)
     return int(heads[record].sum() + gaps[record].sum()) / scan.text_units
-
-
-# A record of a list opens with a link of at least RECORD_HEAD_UNITS (a
-# title, even a short one: a course code, a product name); a list shows at
-# least MIN_RECORDS records in a row.
-RECORD_HEAD_UNITS = 2
-MIN_RECORDS = 4
-
-
-def repeat_teaser_share(scan: LinkBlockScan, link_text: np.ndarray | None = None,
-                        gap_text: np.ndarray | None = None) -> float:
-    """Share of the page's text in teaser records that repeat one markup, at
-    least MIN_RECORDS in a row: the cards of a shop grid or a news section,
-    the entries of a catalogue.
-
-    A record runs from a title link (RECORD_HEAD_UNITS or more) to the next
-    one, with the untitled links inside it (an image, "more"); its signature
-    is the number of tags inside each of its links and in the gap after
-    each (``scan.tags``), summed, with its number of links. A teaser record
-    holds 8-80 units of text outside its links. Why: ``teaser_share`` reads
-    any headline link followed by a sentence, which article pages have too
-    (related stories, inline links); records cut from one template repeat
-    their markup exactly while their text varies, and a menu's records
-    hold no text. Array operations only, no pass over the page.
-    """
-    heads_units = np.array(scan.link_text) if link_text is None else link_text
-    gaps = np.array(scan.gap_text) if gap_text is None else gap_text
-    count = len(heads_units)
-    heads = np.flatnonzero(heads_units >= RECORD_HEAD_UNITS)
-    if len(heads) < MIN_RECORDS or scan.text_units <= 0 or len(gaps) != count:
-        return 0.0
-    tags = scan.tags
-    # link i: tags inside it (bucket 2i+1) and in the gap after it (2i+2)
-    signature = tags[1:2 * count:2] * 1009 + tags[2:2 * count + 1:2]
-    zero = np.zeros(1, dtype=np.int64)
-    ends = np.append(heads[1:], count)
-    total = np.concatenate((zero, np.cumsum(signature)))
-    record = (total[ends] - total[heads]) * 64 + np.minimum(ends - heads, 63)
-    texts = np.concatenate((zero, np.cumsum(gaps)))
-    record_gaps = texts[ends] - texts[heads]
-    # records in runs of one signature: run ids, then each run's length
-    run = np.cumsum(np.concatenate(((True,), record[1:] != record[:-1])))
-    repeated = np.bincount(run)[run] >= MIN_RECORDS
-    teaser = repeated & (record_gaps >= TEASER_MIN_UNITS) & (record_gaps < PROSE_UNITS)
-    if not teaser.any():
-        return 0.0
-    links = np.concatenate((zero, np.cumsum(heads_units)))
-    text = record_gaps[teaser].sum() + (links[ends] - links[heads])[teaser].sum()
-    return int(text) / scan.text_units
 
 
 def markup_features(scan: LinkBlockScan, href_text: str) -> dict[str, float]:
@@ -535,7 +485,7 @@ def listing_features(scan: LinkBlockScan, hrefs: list[str]) -> dict[str, float]:
 FEATURES = (
     "region_share", "region2_share", "lcr", "ccr", "link_share", "log_text", "log_links",
     "log_blocks", "log_region", "long_link_share", "log_long_links", "log_teaser_gaps",
-    "big_block_share", "max_block_share", "teaser_share", "no_prose", "repeat_teaser_share",
+    "big_block_share", "max_block_share", "teaser_share", "no_prose",
     "log_headings", "log_paragraphs", "textarea", "pagination",
     "declared_content", "declared_index", "og_article", "og_website", "og_product", "og_other",
     "log_ld_products", "log_ld_articles", "ld_lists",
