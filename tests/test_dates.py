@@ -161,3 +161,12 @@ def test_find_dates_same_answers_whatever_was_asked_before():
     assert find_dates(text, months=True) == months_first
     assert [d.iso for d in full_first] == ["2024-03-05T10:00:00", "2021-01-02"]
     assert [d.iso for d in months_first] == ["2024-03-05T10:00:00", "2023-07", "2021-01-02"]
+
+
+def test_a_month_glued_to_the_name_before_it_is_read():
+    # Inline elements joined without a space: "By<a>Ann Lee</a><span>Mar 5, 2025</span>".
+    found = find_dates("ByAnn LeeMar 5, 2025 | 6 comments")
+    assert [d.iso for d in found] == ["2025-03-05"]
+    assert found[0].raw == "Mar 5, 2025"
+    # A month name inside a lower-case word is still not a month.
+    assert find_dates("primary 5, 2025") == [] and find_dates("remarch 5, 2025") == []

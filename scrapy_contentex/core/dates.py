@@ -70,7 +70,9 @@ for _table in (_OTHER_MONTHS, _MORE_MONTHS, _SHORT_MONTHS):
 # sixty names tried at every position.
 # Possessive: a shorter part of a run of letters is followed by a letter, which
 # no pattern accepts after the month, so giving letters back never helps.
-_MONTH = r"(?P<mon>[^\W\d_]{3,12}+)\.?"
+# A run stops before a capital that follows a lower-case letter ("LeeMar"):
+# that is where two inline elements were joined, and the month starts there.
+_MONTH = r"(?P<mon>[^\W\d_](?:(?-i:(?<![a-z])|(?![A-Z]))[^\W\d_]){2,11}+)\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
@@ -90,8 +92,11 @@ _YMD = re.compile(
     re.I,
 )
 # Month name first: March 8, 2014 / Mar. 8th 2014 / Sunday, March 8 2014.
+# Not inside a word, except a capital right after a lower-case letter: inline
+# elements are joined without a space ("By<a>Ann Lee</a><span>Mar 5, 2025"
+# reads "Ann LeeMar 5, 2025"), and a word never has a capital in its middle.
 _MDY = re.compile(
-    r"(?<![a-z])" + _MONTH + r"\s{0,3}(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
+    r"(?:(?<![a-z])|(?-i:(?<=[a-z])(?=[A-Z])))" + _MONTH + r"\s{0,3}(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
     r"\s{0,3},?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.I,
 )
