@@ -85,3 +85,22 @@ def test_training_is_deterministic_and_learns_the_labels():
     assert first == second
     model = LogisticModel.from_json(json.loads(first))
     assert all(choose(p.cands, p.rows, model) is p.cands[p.labels.index(True)] for p in pages)
+
+
+def test_an_ambiguous_numeric_date_takes_the_order_the_page_confirms():
+    page = """<html><head><script type="application/ld+json">{"@type": "Article",
+    "headline": "Notes on pixel-perfect pipelines", "datePublished": "2025-12-02"}</script></head>
+    <body><h1>Notes on pixel-perfect pipelines</h1><p>02-12-2025</p>
+    <p>Rendering the same frame twice should give the same bytes, and here is how.</p></body></html>"""
+    _, cands = page_date_candidates(Document(page))
+    assert {c.key: c.sources for c in cands} == {"2025-12-02": {"rule", "ld_published", "text_after_first"}}
+    # Nothing on the page states the other day: the format's own order stays.
+    alone = merge([Observation("2025-02-12", "02-12-2025", "text_after_first", 3),
+                   Observation("2025-02-12", "02-12-2025", "rule")])
+    assert [c.key for c in alone] == ["2025-02-12"]
+    # The first reading is confirmed elsewhere too: no change.
+    both = merge([Observation("2025-02-12", "02-12-2025", "text_after_first", 3),
+                  Observation("2025-02-12T08:00:00", "2025-02-12T08:00:00", "meta_published"),
+                  Observation("2025-12-02", "2025-12-02", "time_other")])
+    assert sorted(c.key for c in both) == ["2025-02-12", "2025-12-02"]
+    assert next(c for c in both if c.key == "2025-02-12").sources == {"text_after_first", "meta_published"}

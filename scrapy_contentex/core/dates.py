@@ -278,6 +278,25 @@ def find_dates(text: str, months: bool = False) -> list[DateMatch]:
     return kept
 
 
+def other_reading(raw: str) -> str | None:
+    """The ISO date of the other order of a numeric date both orders can read, else None.
+
+    "02-12-2025" is February 12 in US order and December 2 elsewhere;
+    :func:`find_dates` picks one order by rule (US unless dotted). Where the
+    page states the other day too (a ``<time datetime>``, its JSON-LD), the
+    caller can tell which one the page meant.
+    """
+    match = _NUM.fullmatch(raw.strip())
+    if not match:
+        return None
+    a, b = int(match.group("a")), int(match.group("b"))
+    if a == b or a > 12 or b > 12:
+        return None
+    month, day = (a, b) if match.group("sep") == "." else (b, a)
+    built = _build(int(match.group("y")), month, day, match.groupdict())
+    return built[0] if built else None
+
+
 # A whole value in ISO 8601 (JSON-LD, meta tags, <time datetime>): most values
 # parse_date sees. Read by one anchored match and _build, with the same result
 # as the text patterns' (_YMD with _TIME), about ten times faster.
