@@ -104,3 +104,12 @@ def test_an_ambiguous_numeric_date_takes_the_order_the_page_confirms():
                   Observation("2025-12-02", "2025-12-02", "time_other")])
     assert sorted(c.key for c in both) == ["2025-02-12", "2025-12-02"]
     assert next(c for c in both if c.key == "2025-02-12").sources == {"text_after_first", "meta_published"}
+
+
+def test_a_meta_date_under_the_sites_own_name_is_read_but_not_another_date():
+    page = """<html><head><meta name="{name}" content="2025-03-06T00:00:00Z"></head>
+    <body><h1>What is a function app?</h1><p>A function app runs code on events, and scales with them.</p></body></html>"""
+    for name in ("ms.date", "citation_online_date", "cludo:date", "og:publication_time"):
+        assert extract_metadata(Document(page.format(name=name)))["datePublished"] == "2025-03-06T00:00:00+00:00", name
+    for name in ("expirationdate", "lastmodifieddate", "event_start_date", "ms.author"):
+        assert extract_metadata(Document(page.format(name=name)))["datePublished"] is None, name

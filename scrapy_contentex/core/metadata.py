@@ -45,7 +45,12 @@ DATE_META = (
 )
 # Meta names DATE_META does not list but that say "published" ("w-published-date",
 # "cXenseParse:recs:publishtime"): the site's own publication field.
-_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$")
+_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$|publication[\W_]?(?:date|time)$")
+# Any other meta name that ends in "date" ("ms.date", "citation_online_date",
+# "cludo:date", "date-pub"): a page's date field under the site's own name,
+# read after the named ones; not one that says it is another date.
+_DATE_NAMED_META = re.compile(r"date(?:[\W_]?(?:pub|created))?$")
+_OTHER_DATE_META = re.compile(r"modif|updat|last|expir|valid|start|end|current|birth|event")
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
     "sailthru.author", "parsely-author", "citation_author", "twitter:data1:author",
@@ -316,6 +321,11 @@ def rule_date(
             found = parse_date(value)
             if found:
                 return found
+    for key, value in meta.items():
+        if _date_named(key):
+            found = parse_date(value)
+            if found:
+                return found
     found = _markup_date(tree, times)
     if found:
         return found
@@ -366,7 +376,7 @@ def date_candidates(
     for key, value in meta.items():
         if _META_MODIFIED.search(key):
             source = "meta_modified"
-        elif key in _DATE_META_SET or _PUBLISH_META.search(key):
+        elif key in _DATE_META_SET or _PUBLISH_META.search(key) or _date_named(key):
             source = "meta_published"
         else:
             continue
@@ -382,6 +392,11 @@ def date_candidates(
 
 
 _DATE_META_SET = frozenset(DATE_META)
+
+
+def _date_named(key: str) -> bool:
+    """A meta name that ends in "date" and does not name another date (modified, expiry, ...)."""
+    return bool(_DATE_NAMED_META.search(key)) and not _OTHER_DATE_META.search(key)
 
 
 def _time_observations(times: list) -> Iterator[Observation]:
