@@ -113,3 +113,14 @@ def test_a_meta_date_under_the_sites_own_name_is_read_but_not_another_date():
         assert extract_metadata(Document(page.format(name=name)))["datePublished"] == "2025-03-06T00:00:00+00:00", name
     for name in ("expirationdate", "lastmodifieddate", "event_start_date", "ms.author"):
         assert extract_metadata(Document(page.format(name=name)))["datePublished"] is None, name
+
+
+def test_a_dateline_above_the_headline_gives_its_first_date_not_the_update():
+    from scrapy_contentex.core.metadata import text_date
+
+    text = ("Home\nMental Health\nDECEMBER 22, 2022 | Updated: JANUARY 02, 2026\n"
+            "Ten ways meditation can improve your health\nMeditation is often thought of as a path.")
+    assert text_date(text, "Ten ways meditation can improve your health")[0] == "2022-12-22"
+    # Only an update is printed there: it is still the date shown.
+    alone = text.replace("DECEMBER 22, 2022 | ", "")
+    assert text_date(alone, "Ten ways meditation can improve your health")[0] == "2026-01-02"

@@ -539,7 +539,7 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         before_dates = find_dates(before)
         # A dateline printed right above the headline (newspaper pages, blogs):
         # it beats a date further down, which may be one the article mentions.
-        close = [d for d in before_dates if len(before[d.end:].strip()) <= 20]
+        close = _first_published(_dateline_above(before_dates, before), before)
         near = [d for d in (cued or dates)[:1] if d.start <= NEAR_TITLE]
         if close and not near:
             return close[-1].iso, close[-1].raw
@@ -571,6 +571,30 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         if len(months) == 1:
             return months[0].iso, months[0].raw
     return None
+
+
+def _dateline_above(dates: list[DateMatch], before: str, gap: int = 20) -> list[DateMatch]:
+    """The dates printed right above the headline: the last date of ``before``
+    if at most ``gap`` characters follow it, and each date at most ``gap``
+    characters before one of those ("May 2, 2022 | Updated: June 3, 2023")."""
+    close: list[DateMatch] = []
+    limit = len(before)
+    for date in reversed(dates):
+        if len(before[date.end:limit].strip()) > gap:
+            break
+        close.insert(0, date)
+        limit = date.start
+    return close
+
+
+def _first_published(dates: list[DateMatch], text: str) -> list[DateMatch]:
+    """The dates not announced as an update, if any; else all of them.
+
+    A dateline above the headline may read "December 22, 2022 · Updated
+    January 2, 2026": the first date is the publication, the second the last
+    edit, and both are as close to the headline.
+    """
+    return [d for d in dates if not _updated(text, d)] or dates
 
 
 def _unlisted(dates: list[DateMatch], gap: int = 80, run: int = 3) -> list[DateMatch]:
