@@ -124,3 +124,17 @@ def test_a_dateline_above_the_headline_gives_its_first_date_not_the_update():
     # Only an update is printed there: it is still the date shown.
     alone = text.replace("DECEMBER 22, 2022 | ", "")
     assert text_date(alone, "Ten ways meditation can improve your health")[0] == "2026-01-02"
+
+
+def test_miss_families_say_why_a_date_is_wrong():
+    from training.train_dates import Page, miss_family
+
+    cands = merge([Observation("2024-05-02", "2024-05-02", "rule"), Observation("2024-06-01", "x", "ld_modified")])
+    rows = features(cands)
+    page = Page("a.example", cands, rows, [False, True])
+    assert miss_family(page, "2024-06-01", "").startswith("b:")
+    page = Page("a.example", cands, rows, [False, False])
+    assert miss_family(page, "2024-05-03", "").startswith("c:")
+    assert miss_family(page, "2023-01-09", "<p>Posted 9 January 2023</p>").endswith("written in the markup, not read")
+    assert miss_family(page, "2023-01-09", "<p>No date here</p>").endswith("not written in the page")
+    assert "the rule finds no date" in miss_family(Page("a.example", [], [], []), "2023-01", "")

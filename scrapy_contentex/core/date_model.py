@@ -120,7 +120,8 @@ def _corroborated(observations: list[Observation]) -> list[Observation]:
     return out
 
 
-def _day(key: str) -> date | None:
+def day_of(key: str) -> date | None:
+    """The day of a candidate key (a month key reads as its first day), None if it is no date."""
     try:
         return date.fromisoformat(key) if len(key) == 10 else date.fromisoformat(key + "-01")
     except ValueError:
@@ -129,7 +130,7 @@ def _day(key: str) -> date | None:
 
 def features(cands: list[DateCandidate]) -> list[dict[str, float]]:
     """Feature values of each candidate (names as in the model file)."""
-    days = [_day(c.key) for c in cands]
+    days = [day_of(c.key) for c in cands]
     known = [d for d in days if d is not None]
     latest, earliest = (max(known), min(known)) if len(known) > 1 else (None, None)
     rule = next((d for c, d in zip(cands, days, strict=True) if "rule" in c.sources), None)
