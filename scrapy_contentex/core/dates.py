@@ -72,7 +72,7 @@ for _table in (_OTHER_MONTHS, _MORE_MONTHS, _SHORT_MONTHS):
 # no pattern accepts after the month, so giving letters back never helps.
 # A run stops before a capital that follows a lower-case letter ("LeeMar"):
 # that is where two inline elements were joined, and the month starts there.
-_MONTH = r"(?P<mon>[^\W\d_](?:(?-i:(?<![a-z])|(?![A-Z]))[^\W\d_]){2,11}+)\.?"
+_MONTH = r"(?P<mon>[^\W\d_](?-i:[^\W\d_A-Z]|(?<![a-z])[A-Z]){2,11}+)\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
