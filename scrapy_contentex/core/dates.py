@@ -9,7 +9,9 @@ catastrophically.
 ``parse_date(text)`` returns ``(iso, raw)`` for the first date in a string
 (a meta value, a ``<time datetime>``, a line of text) and ``find_dates(text)``
 every date found in a longer text, with its position, for callers that rank
-them (see ``metadata``). Relative dates ("3 hours ago", "昨天") are ignored on
+them (see ``metadata``); ``other_reading(raw)`` the other order of a numeric
+date both orders can read ("02-12-2025"), for callers that can tell which one
+a page meant. Relative dates ("3 hours ago", "昨天") are ignored on
 purpose: without the crawl time they cannot be turned into a day.
 """
 
