@@ -85,6 +85,13 @@ def test_training_is_deterministic_and_learns_the_labels():
     assert first == second
     model = LogisticModel.from_json(json.loads(first))
     assert all(choose(p.cands, p.rows, model) is p.cands[p.labels.index(True)] for p in pages)
+    # Cross-validated picks, on the CV's folds and on another draw: one per page, learned from the others.
+    from training.train_dates import cv_picks
+
+    for seed in (None, 3):
+        picks = cv_picks(pages, feature_names(), folds=3, seed=seed)
+        assert picks == cv_picks(pages, feature_names(), folds=3, seed=seed)
+        assert all(pick is page.cands[page.labels.index(True)] for page, pick in zip(pages, picks, strict=True))
 
 
 def test_an_ambiguous_numeric_date_takes_the_order_the_page_confirms():

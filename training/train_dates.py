@@ -3,6 +3,7 @@
     python -m training.train_dates            # grouped CV, then fit on every page, write the JSON
     python -m training.train_dates --check    # grouped CV only, write nothing
     python -m training.train_dates --misses   # grouped CV, then every miss by family, write nothing
+    python -m training.train_dates --seeds 6  # grouped CV, then the same CV on 6 other fold draws
 
 Pages: wcxb-dev (CC-BY-4.0), the set with a date truth on many sites
 (``date``, the day the page shows). Each page gives one row per candidate of
@@ -144,9 +145,11 @@ def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS
                                    accuracy, folds)
 
 
-def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS) -> list[DateCandidate | None]:
-    """The candidate each page gets from a model fit on the other folds (the CV's own folds)."""
-    fold_of = group_folds([p.domain for p in pages], folds)
+def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS,
+             seed: int | None = None) -> list[DateCandidate | None]:
+    """The candidate each page gets from a model fit on the other folds (the CV's own
+    folds; with a ``seed``, another deterministic draw of folds grouped by domain)."""
+    fold_of = group_folds([p.domain for p in pages], folds, seed)
     picks: list[DateCandidate | None] = [None] * len(pages)
     for k in range(folds):
         model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
@@ -170,6 +173,17 @@ def miss_family(page: Page, gold: str, html: str) -> str:
     written = any(d.iso[:len(gold[:10])] == gold[:10] for d in find_dates(html, months=True))
     where = "written in the markup, not read" if written else "not written in the page"
     return f"a: no right candidate{'' if page.cands else ' (the rule finds no date)'}, {where}"
+
+
+def print_seeds(pages: list[Page], names: tuple[str, ...], seeds: int) -> None:
+    """The CV's right pages on other draws of the folds: their spread is the noise a change must beat."""
+    rows = []
+    for seed in range(1, seeds + 1):
+        right = sum(pick is not None and page.labels[page.cands.index(pick)]
+                    for page, pick in zip(pages, cv_picks(pages, names, seed=seed), strict=True))
+        rows.append([f"seed {seed}", len(pages), f"{right / len(pages):.3f} ({right}/{len(pages)})"])
+    print_table(["folds drawn with", "pages", "model"], rows,
+                title=f"the same grouped CV on {seeds} other draws of the {FOLDS} folds")
 
 
 def print_misses(records: list[tuple[dict, str]], pages: list[Page], names: tuple[str, ...]) -> None:
@@ -202,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
     parser.add_argument("--misses", action="store_true", help="list the cross-validated misses by family, write nothing")
+    parser.add_argument("--seeds", type=int, default=0, help="also run the CV on N other fold draws, write nothing")
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args(argv)
     records = dated_records(args.limit)
@@ -212,9 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     names = feature_names()
     print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
                 title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain")
+    if args.seeds:
+        print_seeds(pages, names, args.seeds)
     if args.misses:
         print_misses(records, pages, names)
-    elif not args.check:
+    if not (args.check or args.misses or args.seeds):
         MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
         print(f"wrote {MODEL_PATH}")
     return 0
