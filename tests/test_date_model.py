@@ -85,3 +85,63 @@ def test_training_is_deterministic_and_learns_the_labels():
     assert first == second
     model = LogisticModel.from_json(json.loads(first))
     assert all(choose(p.cands, p.rows, model) is p.cands[p.labels.index(True)] for p in pages)
+    # Cross-validated picks, on the CV's folds and on another draw: one per page, learned from the others.
+    from training.train_dates import cv_picks
+
+    for seed in (None, 3):
+        picks = cv_picks(pages, feature_names(), folds=3, seed=seed)
+        assert picks == cv_picks(pages, feature_names(), folds=3, seed=seed)
+        assert all(pick is page.cands[page.labels.index(True)] for page, pick in zip(pages, picks, strict=True))
+
+
+def test_an_ambiguous_numeric_date_takes_the_order_the_page_confirms():
+    page = """<html><head><script type="application/ld+json">{"@type": "Article",
+    "headline": "Notes on pixel-perfect pipelines", "datePublished": "2025-12-02"}</script></head>
+    <body><h1>Notes on pixel-perfect pipelines</h1><p>02-12-2025</p>
+    <p>Rendering the same frame twice should give the same bytes, and here is how.</p></body></html>"""
+    _, cands = page_date_candidates(Document(page))
+    assert {c.key: c.sources for c in cands} == {"2025-12-02": {"rule", "ld_published", "text_after_first"}}
+    # Nothing on the page states the other day: the format's own order stays.
+    alone = merge([Observation("2025-02-12", "02-12-2025", "text_after_first", 3),
+                   Observation("2025-02-12", "02-12-2025", "rule")])
+    assert [c.key for c in alone] == ["2025-02-12"]
+    # The first reading is confirmed elsewhere too: no change.
+    both = merge([Observation("2025-02-12", "02-12-2025", "text_after_first", 3),
+                  Observation("2025-02-12T08:00:00", "2025-02-12T08:00:00", "meta_published"),
+                  Observation("2025-12-02", "2025-12-02", "time_other")])
+    assert sorted(c.key for c in both) == ["2025-02-12", "2025-12-02"]
+    assert next(c for c in both if c.key == "2025-02-12").sources == {"text_after_first", "meta_published"}
+
+
+def test_a_meta_date_under_the_sites_own_name_is_read_but_not_another_date():
+    page = """<html><head><meta name="{name}" content="2025-03-06T00:00:00Z"></head>
+    <body><h1>What is a function app?</h1><p>A function app runs code on events, and scales with them.</p></body></html>"""
+    for name in ("ms.date", "citation_online_date", "cludo:date", "og:publication_time"):
+        assert extract_metadata(Document(page.format(name=name)))["datePublished"] == "2025-03-06T00:00:00+00:00", name
+    for name in ("expirationdate", "lastmodifieddate", "event_start_date", "ms.author"):
+        assert extract_metadata(Document(page.format(name=name)))["datePublished"] is None, name
+
+
+def test_a_dateline_above_the_headline_gives_its_first_date_not_the_update():
+    from scrapy_contentex.core.metadata import text_date
+
+    text = ("Home\nMental Health\nDECEMBER 22, 2022 | Updated: JANUARY 02, 2026\n"
+            "Ten ways meditation can improve your health\nMeditation is often thought of as a path.")
+    assert text_date(text, "Ten ways meditation can improve your health")[0] == "2022-12-22"
+    # Only an update is printed there: it is still the date shown.
+    alone = text.replace("DECEMBER 22, 2022 | ", "")
+    assert text_date(alone, "Ten ways meditation can improve your health")[0] == "2026-01-02"
+
+
+def test_miss_families_say_why_a_date_is_wrong():
+    from training.train_dates import Page, miss_family
+
+    cands = merge([Observation("2024-05-02", "2024-05-02", "rule"), Observation("2024-06-01", "x", "ld_modified")])
+    rows = features(cands)
+    page = Page("a.example", cands, rows, [False, True])
+    assert miss_family(page, "2024-06-01", "").startswith("b:")
+    page = Page("a.example", cands, rows, [False, False])
+    assert miss_family(page, "2024-05-03", "").startswith("c:")
+    assert miss_family(page, "2023-01-09", "<p>Posted 9 January 2023</p>").endswith("written in the markup, not read")
+    assert miss_family(page, "2023-01-09", "<p>No date here</p>").endswith("not written in the page")
+    assert "the rule finds no date" in miss_family(Page("a.example", [], [], []), "2023-01", "")

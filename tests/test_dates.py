@@ -161,3 +161,23 @@ def test_find_dates_same_answers_whatever_was_asked_before():
     assert find_dates(text, months=True) == months_first
     assert [d.iso for d in full_first] == ["2024-03-05T10:00:00", "2021-01-02"]
     assert [d.iso for d in months_first] == ["2024-03-05T10:00:00", "2023-07", "2021-01-02"]
+
+
+def test_a_month_glued_to_the_name_before_it_is_read():
+    # Inline elements joined without a space: "By<a>Ann Lee</a><span>Mar 5, 2025</span>".
+    found = find_dates("ByAnn LeeMar 5, 2025 | 6 comments")
+    assert [d.iso for d in found] == ["2025-03-05"]
+    assert found[0].raw == "Mar 5, 2025"
+    # A month name inside a lower-case word is still not a month.
+    assert find_dates("primary 5, 2025") == [] and find_dates("remarch 5, 2025") == []
+
+
+def test_other_reading_of_a_numeric_date_both_orders_can_read():
+    from scrapy_contentex.core.dates import other_reading
+
+    assert other_reading("02-12-2025") == "2025-12-02"  # US order read first
+    assert other_reading("09.10.2024") == "2024-09-10"  # dotted dates are read day first
+    assert other_reading("02-12-2025 10:30") == "2025-12-02T10:30:00"
+    assert other_reading("13/02/2025") is None  # only one order exists
+    assert other_reading("05/05/2025") is None  # both orders give the same day
+    assert other_reading("March 2, 2025") is None

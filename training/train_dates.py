@@ -2,6 +2,8 @@
 
     python -m training.train_dates            # grouped CV, then fit on every page, write the JSON
     python -m training.train_dates --check    # grouped CV only, write nothing
+    python -m training.train_dates --misses   # grouped CV, then every miss by family, write nothing
+    python -m training.train_dates --seeds 6  # grouped CV, then the same CV on 6 other fold draws
 
 Pages: wcxb-dev (CC-BY-4.0), the set with a date truth on many sites
 (``date``, the day the page shows). Each page gives one row per candidate of
@@ -26,12 +28,21 @@ import numpy as np
 from benchmarks.common import (
     ChoicePage,
     choice_cross_validation,
+    group_folds,
     load_texts,
     print_table,
     registered_domain,
 )
 from benchmarks.metadata import date_ok
-from scrapy_contentex.core.date_model import MODEL_PATH, DateCandidate, choose, eligible, features
+from scrapy_contentex.core.date_model import (
+    MODEL_PATH,
+    DateCandidate,
+    choose,
+    day_of,
+    eligible,
+    features,
+)
+from scrapy_contentex.core.dates import find_dates
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.metadata import page_date_candidates
 from scrapy_contentex.core.pagetype_model import LogisticModel
@@ -51,10 +62,15 @@ def page_of(html: str, url: str | None, gold: str) -> Page:
     return Page(registered_domain(url) or "", cands, features(cands), [date_ok(c.iso, gold) for c in cands])
 
 
-def load_pages(limit: int | None = None) -> list[Page]:
+def dated_records(limit: int | None = None) -> list[tuple[dict, str]]:
+    """wcxb-dev truth records with a date, and their pages."""
+    return [(record, html) for record, html in load_texts(SET, limit) if record.get("date")]
+
+
+def load_pages(limit: int | None = None, records: list[tuple[dict, str]] | None = None) -> list[Page]:
     """wcxb-dev pages with a date truth."""
     return [page_of(html, record.get("url"), record["date"])
-            for record, html in load_texts(SET, limit) if record.get("date")]
+            for record, html in (dated_records(limit) if records is None else records)]
 
 
 def fit_choice(pages: list[tuple[np.ndarray, np.ndarray]], ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -129,6 +145,63 @@ def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS
                                    accuracy, folds)
 
 
+def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS,
+             seed: int | None = None) -> list[DateCandidate | None]:
+    """The candidate each page gets from a model fit on the other folds (the CV's own
+    folds; with a ``seed``, another deterministic draw of folds grouped by domain)."""
+    fold_of = group_folds([p.domain for p in pages], folds, seed)
+    picks: list[DateCandidate | None] = [None] * len(pages)
+    for k in range(folds):
+        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
+        for i, (page, f) in enumerate(zip(pages, fold_of, strict=True)):
+            if f == k:
+                picks[i] = choose(page.cands, page.rows, model)
+    return picks
+
+
+def miss_family(page: Page, gold: str, html: str) -> str:
+    """Why a page's date is wrong: (a) no candidate is right, split by whether the page
+    writes the gold day anywhere in its markup in a format we read (so a place or a
+    rule we miss) or nowhere (the truth came from elsewhere); (c) the only candidates
+    near it are one day off (a time zone); (b) a right candidate exists, another was chosen."""
+    if any(page.labels):
+        return "b: a right candidate exists, another was chosen"
+    days = [day_of(c.key) for c in page.cands]
+    gold_day = day_of(gold[:10]) if len(gold[:10]) == 10 else None
+    if gold_day and any(d and abs((d - gold_day).days) == 1 for d in days):
+        return "c: one day off (time zone), no right candidate"
+    written = any(d.iso[:len(gold[:10])] == gold[:10] for d in find_dates(html, months=True))
+    where = "written in the markup, not read" if written else "not written in the page"
+    return f"a: no right candidate{'' if page.cands else ' (the rule finds no date)'}, {where}"
+
+
+def print_seeds(pages: list[Page], names: tuple[str, ...], seeds: int) -> None:
+    """The CV's right pages on other draws of the folds: their spread is the noise a change must beat."""
+    rows = []
+    for seed in range(1, seeds + 1):
+        right = sum(pick is not None and page.labels[page.cands.index(pick)]
+                    for page, pick in zip(pages, cv_picks(pages, names, seed=seed), strict=True))
+        rows.append([f"seed {seed}", len(pages), f"{right / len(pages):.3f} ({right}/{len(pages)})"])
+    print_table(["folds drawn with", "pages", "model"], rows,
+                title=f"the same grouped CV on {seeds} other draws of the {FOLDS} folds")
+
+
+def print_misses(records: list[tuple[dict, str]], pages: list[Page], names: tuple[str, ...]) -> None:
+    """Every cross-validated miss: gold, ours, each candidate (sources, offset, right or not), by family."""
+    families: dict[str, list[str]] = {}
+    for (record, html), page, pick in zip(records, pages, cv_picks(pages, names), strict=True):
+        if pick is not None and page.labels[page.cands.index(pick)]:
+            continue
+        lines = [f"{record['id']} {record.get('url')}\n  gold {record['date']}  ours {pick.iso if pick else None}"]
+        lines += [f"  {'*' if right else ' '} {c.key} {sorted(c.sources)} offset={c.offset} raw={c.raw[:50]!r}"
+                  for c, right in zip(page.cands, page.labels, strict=True)]
+        families.setdefault(miss_family(page, record["date"], html), []).append("\n".join(lines))
+    print_table(["miss family", "pages"], [[f, len(v)] for f, v in sorted(families.items())],
+                title="cross-validated misses by family")
+    for family, misses in sorted(families.items()):
+        print(f"\n== {family}\n" + "\n".join(misses))
+
+
 def feature_names() -> tuple[str, ...]:
     """The model's feature names, in the order :func:`features` gives them."""
     return tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
@@ -142,16 +215,23 @@ def model_json(model: LogisticModel) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
+    parser.add_argument("--misses", action="store_true", help="list the cross-validated misses by family, write nothing")
+    parser.add_argument("--seeds", type=int, default=0, help="also run the CV on N other fold draws, write nothing")
     parser.add_argument("--limit", type=int, default=None)
     args = parser.parse_args(argv)
-    pages = load_pages(args.limit)
+    records = dated_records(args.limit)
+    pages = load_pages(records=records)
     if not pages:
         print(f"no {SET} pages found: nothing to train")
         return 0
     names = feature_names()
     print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
                 title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain")
-    if not args.check:
+    if args.seeds:
+        print_seeds(pages, names, args.seeds)
+    if args.misses:
+        print_misses(records, pages, names)
+    if not (args.check or args.misses or args.seeds):
         MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
         print(f"wrote {MODEL_PATH}")
     return 0

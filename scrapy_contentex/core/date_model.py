@@ -28,6 +28,7 @@ from datetime import date
 from pathlib import Path
 from typing import NamedTuple
 
+from .dates import other_reading
 from .pagetype_model import LogisticModel
 from .pagetype_model import load_model as load_logistic
 
@@ -77,9 +78,14 @@ class DateCandidate:
 
 
 def merge(observations: list[Observation]) -> list[DateCandidate]:
-    """Observations of one day become one candidate; its value is the rule's, else the first seen."""
+    """Observations of one day become one candidate; its value is the rule's, else the first seen.
+
+    A numeric date both orders can read ("02-12-2025") takes the other order
+    when another place of the page states that day and none the first
+    (:func:`_corroborated`).
+    """
     found: dict[str, DateCandidate] = {}
-    for obs in observations:
+    for obs in _corroborated(observations):
         key = obs.iso[:10]
         cand = found.get(key)
         if cand is None:
@@ -93,7 +99,29 @@ def merge(observations: list[Observation]) -> list[DateCandidate]:
     return list(found.values())
 
 
-def _day(key: str) -> date | None:
+def _corroborated(observations: list[Observation]) -> list[Observation]:
+    """The observations, an ambiguous numeric date read in the order another place confirms.
+
+    Which order a page writes its numbers in is a site's convention, not a
+    rule of the format; the page's machine dates (ISO, one order only) tell.
+    """
+    others = {obs.raw: other_reading(obs.raw) for obs in observations}
+    if not any(others.values()):
+        return observations
+    days: dict[str, set[str]] = {}
+    for obs in observations:
+        days.setdefault(obs.iso[:10], set()).add(obs.raw)
+    out = []
+    for obs in observations:
+        other = others[obs.raw]
+        if other and days.get(other[:10], set()) - {obs.raw} and not days[obs.iso[:10]] - {obs.raw}:
+            obs = obs._replace(iso=other)
+        out.append(obs)
+    return out
+
+
+def day_of(key: str) -> date | None:
+    """The day of a candidate key (a month key reads as its first day), None if it is no date."""
     try:
         return date.fromisoformat(key) if len(key) == 10 else date.fromisoformat(key + "-01")
     except ValueError:
@@ -102,7 +130,7 @@ def _day(key: str) -> date | None:
 
 def features(cands: list[DateCandidate]) -> list[dict[str, float]]:
     """Feature values of each candidate (names as in the model file)."""
-    days = [_day(c.key) for c in cands]
+    days = [day_of(c.key) for c in cands]
     known = [d for d in days if d is not None]
     latest, earliest = (max(known), min(known)) if len(known) > 1 else (None, None)
     rule = next((d for c, d in zip(cands, days, strict=True) if "rule" in c.sources), None)

@@ -9,7 +9,9 @@ catastrophically.
 ``parse_date(text)`` returns ``(iso, raw)`` for the first date in a string
 (a meta value, a ``<time datetime>``, a line of text) and ``find_dates(text)``
 every date found in a longer text, with its position, for callers that rank
-them (see ``metadata``). Relative dates ("3 hours ago", "昨天") are ignored on
+them (see ``metadata``); ``other_reading(raw)`` the other order of a numeric
+date both orders can read ("02-12-2025"), for callers that can tell which one
+a page meant. Relative dates ("3 hours ago", "昨天") are ignored on
 purpose: without the crawl time they cannot be turned into a day.
 """
 
@@ -70,7 +72,9 @@ for _table in (_OTHER_MONTHS, _MORE_MONTHS, _SHORT_MONTHS):
 # sixty names tried at every position.
 # Possessive: a shorter part of a run of letters is followed by a letter, which
 # no pattern accepts after the month, so giving letters back never helps.
-_MONTH = r"(?P<mon>[^\W\d_]{3,12}+)\.?"
+# A run stops before a capital that follows a lower-case letter ("LeeMar"):
+# that is where two inline elements were joined, and the month starts there.
+_MONTH = r"(?P<mon>[^\W\d_](?-i:[^\W\d_A-Z]|(?<![a-z])[A-Z]){2,11}+)\.?"
 _DIGITS = r"(?<![\d.])"  # a number that does not continue another number
 
 # Optional clock time after a date: "08:30", "08:30:15", "8:30 pm", "8时30分".
@@ -90,8 +94,11 @@ _YMD = re.compile(
     re.I,
 )
 # Month name first: March 8, 2014 / Mar. 8th 2014 / Sunday, March 8 2014.
+# Not inside a word, except a capital right after a lower-case letter: inline
+# elements are joined without a space ("By<a>Ann Lee</a><span>Mar 5, 2025"
+# reads "Ann LeeMar 5, 2025"), and a word never has a capital in its middle.
 _MDY = re.compile(
-    r"(?<![a-z])" + _MONTH + r"\s{0,3}(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
+    r"(?:(?<![a-z])|(?-i:(?<=[a-z])(?=[A-Z])))" + _MONTH + r"\s{0,3}(?P<d>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?(?!\d)"
     r"\s{0,3},?\s{0,3}(?P<y>(?:19|20)\d\d)(?!\d)" + _TIME,
     re.I,
 )
@@ -271,6 +278,25 @@ def find_dates(text: str, months: bool = False) -> list[DateMatch]:
             continue
         kept.append(item)
     return kept
+
+
+def other_reading(raw: str) -> str | None:
+    """The ISO date of the other order of a numeric date both orders can read, else None.
+
+    "02-12-2025" is February 12 in US order and December 2 elsewhere;
+    :func:`find_dates` picks one order by rule (US unless dotted). Where the
+    page states the other day too (a ``<time datetime>``, its JSON-LD), the
+    caller can tell which one the page meant.
+    """
+    match = _NUM.fullmatch(raw.strip())
+    if not match:
+        return None
+    a, b = int(match.group("a")), int(match.group("b"))
+    if a == b or a > 12 or b > 12:
+        return None
+    month, day = (a, b) if match.group("sep") == "." else (b, a)
+    built = _build(int(match.group("y")), month, day, match.groupdict())
+    return built[0] if built else None
 
 
 # A whole value in ISO 8601 (JSON-LD, meta tags, <time datetime>): most values

@@ -45,7 +45,12 @@ DATE_META = (
 )
 # Meta names DATE_META does not list but that say "published" ("w-published-date",
 # "cXenseParse:recs:publishtime"): the site's own publication field.
-_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$")
+_PUBLISH_META = re.compile(r"publish(?:ed)?[\W_]?(?:date|time|on)$|publication[\W_]?(?:date|time)$")
+# Any other meta name that ends in "date" ("ms.date", "citation_online_date",
+# "cludo:date", "date-pub"): a page's date field under the site's own name,
+# read after the named ones; not one that says it is another date.
+_DATE_NAMED_META = re.compile(r"date(?:[\W_]?(?:pub|created))?$")
+_OTHER_DATE_META = re.compile(r"modif|updat|last|expir|valid|start|end|current|birth|event")
 AUTHOR_META = (
     "author", "article:author", "og:article:author", "byl", "dc.creator", "dcterms.creator",
     "sailthru.author", "parsely-author", "citation_author", "twitter:data1:author",
@@ -316,6 +321,11 @@ def rule_date(
             found = parse_date(value)
             if found:
                 return found
+    for key, value in meta.items():
+        if _date_named(key):
+            found = parse_date(value)
+            if found:
+                return found
     found = _markup_date(tree, times)
     if found:
         return found
@@ -366,7 +376,7 @@ def date_candidates(
     for key, value in meta.items():
         if _META_MODIFIED.search(key):
             source = "meta_modified"
-        elif key in _DATE_META_SET or _PUBLISH_META.search(key):
+        elif key in _DATE_META_SET or _PUBLISH_META.search(key) or _date_named(key):
             source = "meta_published"
         else:
             continue
@@ -382,6 +392,11 @@ def date_candidates(
 
 
 _DATE_META_SET = frozenset(DATE_META)
+
+
+def _date_named(key: str) -> bool:
+    """A meta name that ends in "date" and does not name another date (modified, expiry, ...)."""
+    return bool(_DATE_NAMED_META.search(key)) and not _OTHER_DATE_META.search(key)
 
 
 def _time_observations(times: list) -> Iterator[Observation]:
@@ -524,7 +539,7 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         before_dates = find_dates(before)
         # A dateline printed right above the headline (newspaper pages, blogs):
         # it beats a date further down, which may be one the article mentions.
-        close = [d for d in before_dates if len(before[d.end:].strip()) <= 20]
+        close = _first_published(_dateline_above(before_dates, before), before)
         near = [d for d in (cued or dates)[:1] if d.start <= NEAR_TITLE]
         if close and not near:
             return close[-1].iso, close[-1].raw
@@ -556,6 +571,30 @@ def text_date(text: str, headline: str | None) -> tuple[str, str] | None:
         if len(months) == 1:
             return months[0].iso, months[0].raw
     return None
+
+
+def _dateline_above(dates: list[DateMatch], before: str, gap: int = 20) -> list[DateMatch]:
+    """The dates printed right above the headline: the last date of ``before``
+    if at most ``gap`` characters follow it, and each date at most ``gap``
+    characters before one of those ("May 2, 2022 | Updated: June 3, 2023")."""
+    close: list[DateMatch] = []
+    limit = len(before)
+    for date in reversed(dates):
+        if len(before[date.end:limit].strip()) > gap:
+            break
+        close.insert(0, date)
+        limit = date.start
+    return close
+
+
+def _first_published(dates: list[DateMatch], text: str) -> list[DateMatch]:
+    """The dates not announced as an update, if any; else all of them.
+
+    A dateline above the headline may read "December 22, 2022 · Updated
+    January 2, 2026": the first date is the publication, the second the last
+    edit, and both are as close to the headline.
+    """
+    return [d for d in dates if not _updated(text, d)] or dates
 
 
 def _unlisted(dates: list[DateMatch], gap: int = 80, run: int = 3) -> list[DateMatch]:
