@@ -194,6 +194,22 @@ def test_a_comment_section_after_the_prose_is_found():
     assert not inside.any() and first == len(plain.texts) and prose == 0.0
 
 
+def test_the_comment_section_opens_at_its_first_comment_prose_not_at_a_comment_link():
+    """A comment count above the article does not open the section: its header and posts do."""
+    counter = "<h1>Council extends river walk</h1><div class='comments-link'><a href='#c'>3 Comments</a></div>"
+    section = _COMMENTS.replace("<ol>", "<h3>3 Comments</h3><ol>")
+    page = ENGLISH_ARTICLE.replace("<h1>Council extends river walk</h1>", counter).replace("</body>", section + "</body>")
+    _, pb, lines = _lines_of(page)
+    tok = lines.features[:, FEATURE_NAMES.index("line_tokens")]
+    share = lines.features[:, FEATURE_NAMES.index("block_link_share")]
+    header = lines.texts.index("3 Comments", lines.texts.index(PARAGRAPHS[5]))
+    inside, first, prose = comments.comment_section(pb, lines.owners, tok, share)
+    assert inside[lines.texts.index("3 Comments")] and first == header
+    assert prose >= sum(len(p.split()) for p in PARAGRAPHS if len(p.split()) >= 10) - 5
+    inside, first, prose = comments.comment_section(pb, lines.owners, tok, share, from_prose=False)
+    assert first == lines.texts.index("3 Comments") and prose == 0.0
+
+
 def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp_path):
     page = ENGLISH_ARTICLE.replace("</body>", _COMMENTS + "</body>")
     keep_all = _constant_model(tmp_path, 10.0)

@@ -115,6 +115,10 @@ class Params:
     #: is an article with reader comments, which article truths cut; the
     #: section's lines are dropped (0: off). Pages declared as threads keep it.
     comment_prose_tokens: int = 300
+    #: ...counted before the comment element that holds the first comment
+    #: prose line, not before the first comment-named element (a comment
+    #: count or "leave a comment" link above the article).
+    comment_from_prose: bool = True
 
 
 # The next three patterns are matched against the LOWER-CASED line: a

@@ -41,28 +41,41 @@ def declares_discussion(doc: Document) -> bool:
 
 
 def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray) -> tuple[np.ndarray, int, float]:
-    """The lines in comment markup, the first of them, and the prose tokens before it.
+                    link_share: np.ndarray, from_prose: bool = True) -> tuple[np.ndarray, int, float]:
+    """The lines in comment markup, the first line of the section, and the prose tokens before it.
 
     Comment markup is read at any depth (a comment's paragraph often sits
     five wrappers below the element named "comment"), on any element but
     the root and ``<body>``, whose classes often say "comments-open" of the
     whole page.  Prose: lines of at least ten tokens in blocks that are at
-    most 30% link text, before the first comment line.
+    most 30% link text, outside comment markup, before the section.
+
+    With ``from_prose`` the section opens with the outermost comment element
+    that holds the first prose line in comment markup (its header, "12
+    Comments", included), not at the first comment-named element: blogs put
+    comment counts, "leave a comment" links and comment tabs above the
+    article, and counting prose only before those finds none.
     """
     names, tags, end = pb.names, pb.tags, pb.end
     starts = [i for i, text in enumerate(names)
               if text and _bits_of(text) & _COMMENT_BIT and tags[i] not in ("body", "html")]
-    inside = _inside(len(names), starts, [end[i] for i in starts])[np.asarray(owners, np.intp)]
+    own = np.asarray(owners, np.intp)
+    inside = _inside(len(names), starts, [end[i] for i in starts])[own]
     if not inside.any():
         return inside, len(owners), 0.0
+    prose_line = (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
     first = int(np.argmax(inside))
-    prose = (line_tokens[:first] >= _PROSE_TOKENS) & (link_share[:first] <= _PROSE_LINK_SHARE)
-    return inside, first, float(line_tokens[:first][prose].sum())
+    talk = inside & prose_line
+    if from_prose and talk.any():
+        owner = owners[int(np.argmax(talk))]
+        top = min(i for i in starts if i <= owner < end[i])
+        first = int(np.argmax(inside & (own >= top)))
+    before = prose_line[:first] & ~inside[:first]
+    return inside, first, float(line_tokens[:first][before].sum())
 
 
 def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray, prose_tokens: int) -> np.ndarray:
+                    link_share: np.ndarray, prose_tokens: int, from_prose: bool = True) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
     Nothing on pages that declare a thread or a Q&A, nor when
@@ -71,7 +84,7 @@ def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_token
     none = np.zeros(len(owners), bool)
     if prose_tokens <= 0 or not owners:
         return none
-    inside, first, prose = comment_section(pb, owners, line_tokens, link_share)
+    inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
     if prose < prose_tokens or declares_discussion(doc):
         return none
     return inside & (np.arange(len(owners)) >= first)

@@ -89,7 +89,8 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
         # (measured under grouped CV: forums +0.014, others unchanged).
         keep = lines.features[:, _RULE_KEPT] > 0
     keep &= ~reader_comments(doc, pb, lines.owners, lines.features[:, _TOKENS],
-                             lines.features[:, _LINK_SHARE], prm.comment_prose_tokens)
+                             lines.features[:, _LINK_SHARE], prm.comment_prose_tokens,
+                             prm.comment_from_prose)
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
     in_quote = lines.features[:, _QUOTE].any(axis=1)
     quoted = {text for text, q in zip(lines.texts, in_quote, strict=True) if q}
