@@ -217,7 +217,14 @@ def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp
     on = {"model": keep_all, "comment_prose_tokens": 50}
     text = learned.extract(Document(page), **on)
     assert "Great post" not in text and PARAGRAPHS[0] in text
-    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000)
+    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000,
+                                           comment_article_tokens=0)
+    # Less prose than the bar is enough in article markup ("story"), not in a thread's ("topic").
+    short = {"model": keep_all, "comment_prose_tokens": 10_000, "comment_article_tokens": 50}
+    assert "Great post" not in learned.extract(Document(page), **short)
+    topic = page.replace('<div class="story">', '<div class="story topic-main">')
+    assert "Great post" in learned.extract(Document(topic), **short)
+    assert "Great post" in learned.extract(Document(page.replace('class="story"', 'class="main"')), **short)
     thread = page.replace("</head>", '<script type="application/ld+json">'
                           '{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}</script></head>')
     assert "Great post" in learned.extract(Document(thread), **on)

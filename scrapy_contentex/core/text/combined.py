@@ -119,6 +119,18 @@ class Params:
     #: prose line, not before the first comment-named element (a comment
     #: count or "leave a comment" link above the article).
     comment_from_prose: bool = True
+    #: ...or at least this many tokens of prose in markup named as an
+    #: article ("entry", "story", "blog"; none named as a thread): a short
+    #: post whose comments outweigh it (0: off).
+    comment_article_tokens: int = 100
+    #: Learned default: on a page with at least this many tokens of prose,
+    #: lists of linked headlines (one template, four items or more) wholly
+    #: before or after the prose and lighter than half of it are teaser
+    #: rails, cut (see :mod:`.rails`; 0: off).
+    rail_prose_tokens: int = 300
+    #: Learned default: a <pre> block with a kept line, or inside the
+    #: stretch of kept lines, is kept whole (see :mod:`.code`).
+    whole_code_blocks: bool = True
 
 
 # The next three patterns are matched against the LOWER-CASED line: a

@@ -9,7 +9,10 @@ script), keeps many of them.  What tells the two apart is the page around
 the records: under an article a long run of prose, outside any comment
 markup, precedes the first comment; in a thread the opening post is
 itself one of the records, and pages that declare a thread or a Q&A say
-so in their structured data.
+so in their structured data.  A short blog post or story (less prose than
+a thread's opening post may hold) is told by its own markup: wrappers
+named "entry", "story", "article" or "blog", none named "topic", "thread",
+"question" or "bbs".
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import numpy as np
 
 from ..document import Document
 from .block_features import _NAME_GROUPS, _bits_of, _inside
-from .region import PageBlocks
+from .region import _DIGITS_RE, _HINT_SPLIT_RE, PageBlocks
 
 #: Bit of the comment vocabulary group in :func:`.block_features._bits_of`'s masks.
 _COMMENT_BIT = 1 << [name for name, _ in _NAME_GROUPS].index("name_comment")
@@ -27,6 +30,12 @@ _PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
 #: schema.org types and og:type words of pages whose replies are the content.
 _DISCUSSION_TYPES = frozenset(("discussionforumposting", "qapage", "question", "answer"))
 _DISCUSSION_OG = ("forum", "question", "discussion")
+#: Class/id words of an article's own markup ("entry-content", "story-body",
+#: "blog-post") and of a thread's ("topic-detail", "question-main", "bbs-post").
+_ARTICLE_WORDS = frozenset(("article", "story", "entry", "blog"))
+_THREAD_WORDS = frozenset(("thread", "topic", "forum", "floor", "bbs", "question", "answer"))
+#: Wrappers above a prose line whose names are read.
+_MARKUP_LEVELS = 6
 
 
 def declares_discussion(doc: Document) -> bool:
@@ -38,6 +47,11 @@ def declares_discussion(doc: Document) -> bool:
                 return True
     og_type = (doc.meta.get("og:type") or "").lower()
     return any(word in og_type for word in _DISCUSSION_OG)
+
+
+def _prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
+    """Prose: lines of at least ten tokens in blocks that are at most 30% link text."""
+    return (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
 
 
 def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
@@ -63,7 +77,7 @@ def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
     inside = _inside(len(names), starts, [end[i] for i in starts])[own]
     if not inside.any():
         return inside, len(owners), 0.0
-    prose_line = (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
+    prose_line = _prose_lines(line_tokens, link_share)
     first = int(np.argmax(inside))
     talk = inside & prose_line
     if from_prose and talk.any():
@@ -74,17 +88,49 @@ def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
     return inside, first, float(line_tokens[:first][before].sum())
 
 
+def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> bool:
+    """The given lines sit in markup named as an article and none named as a thread.
+
+    A short blog post or news story says what it is in its wrappers'
+    classes ("entry-content", "story-body", "blog-post"); a thread's
+    opening post, which its replies follow the same way, says "topic",
+    "thread", "question" or "bbs", or nothing of either ("post" serves both).
+    """
+    names, parent = pb.names, pb.parent
+    seen: set[int] = set()
+    words: set[str] = set()
+    for k in lines.tolist():
+        element = owners[k]
+        for _ in range(_MARKUP_LEVELS + 1):
+            if element < 0 or element in seen:
+                break
+            seen.add(element)
+            if names[element]:
+                words.update(w.lower() for w in _HINT_SPLIT_RE.split(_DIGITS_RE.sub("", names[element])))
+            element = parent[element]
+    return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
+
+
 def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray, prose_tokens: int, from_prose: bool = True) -> np.ndarray:
+                    link_share: np.ndarray, prose_tokens: int, from_prose: bool = True,
+                    article_tokens: int = 0) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
-    Nothing on pages that declare a thread or a Q&A, nor when
-    ``prose_tokens`` is 0 (the rule is off).
+    With ``article_tokens`` (> 0), ``article_tokens`` tokens of prose are
+    enough when that prose sits in article markup (:func:`in_article_markup`):
+    a short post's comments outweigh it.  Nothing on pages that declare a
+    thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off).
     """
     none = np.zeros(len(owners), bool)
     if prose_tokens <= 0 or not owners:
         return none
     inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
-    if prose < prose_tokens or declares_discussion(doc):
+    if prose < prose_tokens:
+        if not 0 < article_tokens <= prose:
+            return none
+        before = np.flatnonzero(_prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first])
+        if not in_article_markup(pb, owners, before):
+            return none
+    if declares_discussion(doc):
         return none
     return inside & (np.arange(len(owners)) >= first)
