@@ -18,9 +18,9 @@ forums (CJK characters are tokens), WCXB's word F1 for the other sets.
 ``--comment-prose N`` adds a column: the same fold models with
 ``comment_prose_tokens`` set to N (reader comments cut after N tokens of
 prose; the default is 300, ``--comment-prose 0`` keeps comments: the
-ablation of that rule).  ``--params '{"comment_records": false}'`` adds a
-column with any other knobs of the default extractor set (JSON), the same
-way: the ablation of a post-processing rule.  Speed: CPU time of the whole call on the same pages, as a ratio to
+ablation of that rule).  ``--params '{"whole_code_blocks": false}'`` (repeatable)
+adds a column with any other knobs of the default extractor set (JSON), the
+same way: the ablation of a post-processing rule.  Speed: CPU time of the whole call on the same pages, as a ratio to
 trafilatura's.  Needs the ``bench`` and ``train`` extras (LightGBM trains
 the fold models).  Exits 0 whatever the figures.
 """
@@ -129,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-competitors", action="store_true")
     ap.add_argument("--comment-prose", type=int, default=None,
                     help="add a column with comment_prose_tokens set to this (0: comments kept)")
-    ap.add_argument("--params", type=json.loads, default=None,
-                    help="add a column with these knobs of the default extractor set (JSON object)")
+    ap.add_argument("--params", type=json.loads, action="append", default=[],
+                    help="add a column with these knobs of the default extractor set (JSON object; repeatable)")
     args = ap.parse_args(argv)
     require_datasets()
     wanted = args.sets.split(",")
@@ -138,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     variants = {}
     if args.comment_prose is not None:
         variants[f"comment_prose_tokens={args.comment_prose}"] = {"comment_prose_tokens": args.comment_prose}
-    if args.params:
-        variants[",".join(f"{k}={v}" for k, v in args.params.items())] = args.params
+    for knobs in args.params:
+        variants[",".join(f"{k}={v}" for k, v in knobs.items())] = knobs
     names = (["default (CV)", *variants, "rules"]
              + ([] if args.no_competitors else ["trafilatura", "readability"]))
     fns = {"rules": _rules, "trafilatura": _trafilatura, "readability": _readability}
