@@ -232,6 +232,20 @@ def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp
     assert "Great post" in learned.extract(Document(qa), **on)
 
 
+def test_a_thread_whose_replies_alone_are_named_keeps_them(tmp_path):
+    """The opening post is built like the replies (one line template): a thread, not an article."""
+    post = ("<div class='message'><p>{}</p></div>")
+    opening = post.format(" ".join(PARAGRAPHS))
+    replies = "".join(post.format(f"Reply {k}: I tried this too and it worked on my machine as well, thanks.")
+                      for k in range(3))
+    page = f"<html><body>{opening}<div class='replies'>{replies}</div></body></html>"
+    keep_all = _constant_model(tmp_path, 10.0)
+    on = {"model": keep_all, "comment_prose_tokens": 50}
+    assert "Reply 2" in learned.extract(Document(page), **on)
+    article = page.replace(opening, f"<div class='story'><p>{' '.join(PARAGRAPHS)}</p></div>", 1)
+    assert "Reply 2" not in learned.extract(Document(article), **on)
+
+
 def test_empty_and_deep_pages():
     assert learned.extract(Document("<html><body><div></div></body></html>")) == ""
     deep = "<div>" * 30_000 + "<p>" + "Deep text, with commas, and a full stop. " * 20 + "</p>" + "</div>" * 30_000

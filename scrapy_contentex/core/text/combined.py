@@ -123,6 +123,9 @@ class Params:
     #: article ("entry", "story", "blog"; none named as a thread): a short
     #: post whose comments outweigh it (0: off).
     comment_article_tokens: int = 100
+    #: ...unless most of that prose shares a line template with the
+    #: section's lines (a thread's opening post, built like its replies).
+    comment_thread_template: bool = True
     #: Learned default: on a page with at least this many tokens of prose,
     #: lists of linked headlines (one template, four items or more) wholly
     #: before or after the prose and lighter than half of it are teaser

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..document import Document
-from .block_features import _NAME_GROUPS, _bits_of, _inside
+from .block_features import _LINK_SHARE, _NAME_GROUPS, _TOKENS, PageLines, _bits_of, _inside
 from .region import _DIGITS_RE, _HINT_SPLIT_RE, PageBlocks
 
 #: Bit of the comment vocabulary group in :func:`.block_features._bits_of`'s masks.
@@ -111,26 +111,36 @@ def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> b
     return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
 
 
-def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray, prose_tokens: int, from_prose: bool = True,
-                    article_tokens: int = 0) -> np.ndarray:
+def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_tokens: int,
+                    from_prose: bool = True, article_tokens: int = 0,
+                    thread_template: bool = True) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
     With ``article_tokens`` (> 0), ``article_tokens`` tokens of prose are
     enough when that prose sits in article markup (:func:`in_article_markup`):
     a short post's comments outweigh it.  Nothing on pages that declare a
-    thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off).
+    thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off), nor
+    when most of that prose shares a line template with the section's
+    lines: the opening post of a thread is one of its records, built like
+    the replies, even when only the replies are named so.
     """
+    owners = lines.owners
     none = np.zeros(len(owners), bool)
     if prose_tokens <= 0 or not owners:
         return none
+    line_tokens, link_share = lines.features[:, _TOKENS], lines.features[:, _LINK_SHARE]
     inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
-    if prose < prose_tokens:
-        if not 0 < article_tokens <= prose:
-            return none
-        before = np.flatnonzero(_prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first])
-        if not in_article_markup(pb, owners, before):
+    if prose < prose_tokens and not 0 < article_tokens <= prose:
+        return none
+    before = _prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
+    if prose < prose_tokens and not in_article_markup(pb, owners, np.flatnonzero(before)):
+        return none
+    templates = lines.templates
+    section = np.arange(len(owners)) >= first
+    if thread_template and templates is not None:
+        records = np.isin(templates[:first], np.unique(templates[inside & section]))
+        if 2 * line_tokens[:first][before & records].sum() >= prose:
             return none
     if declares_discussion(doc):
         return none
-    return inside & (np.arange(len(owners)) >= first)
+    return inside & section

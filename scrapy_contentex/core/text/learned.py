@@ -92,9 +92,8 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
         keep = lines.features[:, _RULE_KEPT] > 0
     if prm.whole_code_blocks:
         keep |= code_blocks(pb, lines.owners, keep)
-    keep &= ~reader_comments(doc, pb, lines.owners, lines.features[:, _TOKENS],
-                             lines.features[:, _LINK_SHARE], prm.comment_prose_tokens,
-                             prm.comment_from_prose, prm.comment_article_tokens)
+    keep &= ~reader_comments(doc, pb, lines, prm.comment_prose_tokens, prm.comment_from_prose,
+                             prm.comment_article_tokens, prm.comment_thread_template)
     keep &= ~teaser_rails(keep, lines.templates, lines.features[:, _TOKENS],
                           lines.features[:, _LINK_SHARE], prm.rail_prose_tokens)
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
