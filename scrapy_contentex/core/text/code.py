@@ -21,9 +21,9 @@ def code_blocks(pb: PageBlocks, owners: list[int], keep: np.ndarray) -> np.ndarr
     """Lines of the ``<pre>`` blocks to keep whole (see the module docstring)."""
     out = np.zeros(len(owners), bool)
     kept = np.flatnonzero(keep)
-    if not len(kept):
-        return out
     tags, end = pb.tags, pb.end
+    if not len(kept) or "pre" not in tags:  # a C-level scan: most pages have no code
+        return out
     own = np.asarray(owners, np.intp)
     first, last = kept[0], kept[-1]
     outer_end = -1
