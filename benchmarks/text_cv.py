@@ -1,6 +1,7 @@
 """Main text of the whole ``extract_article`` call, cross-validated by domain, vs trafilatura and readability.
 
-    python -m benchmarks.text_cv [--folds 5] [--limit N] [--no-competitors] [--sets a,b] [--comment-prose N]
+    python -m benchmarks.text_cv [--folds 5] [--limit N] [--no-competitors] [--sets a,b]
+                                 [--comment-prose N] [--params JSON]
 
 The default extractor is a trained model, so no page may be scored by a
 model that saw its domain.  The licensed development sets
@@ -17,7 +18,9 @@ forums (CJK characters are tokens), WCXB's word F1 for the other sets.
 ``--comment-prose N`` adds a column: the same fold models with
 ``comment_prose_tokens`` set to N (reader comments cut after N tokens of
 prose; the default is 300, ``--comment-prose 0`` keeps comments: the
-ablation of that rule).  Speed: CPU time of the whole call on the same pages, as a ratio to
+ablation of that rule).  ``--params '{"whole_code_blocks": false}'`` (repeatable)
+adds a column with any other knobs of the default extractor set (JSON), the
+same way: the ablation of a post-processing rule.  Speed: CPU time of the whole call on the same pages, as a ratio to
 trafilatura's.  Needs the ``bench`` and ``train`` extras (LightGBM trains
 the fold models).  Exits 0 whatever the figures.
 """
@@ -25,6 +28,7 @@ the fold models).  Exits 0 whatever the figures.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -125,11 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-competitors", action="store_true")
     ap.add_argument("--comment-prose", type=int, default=None,
                     help="add a column with comment_prose_tokens set to this (0: comments kept)")
+    ap.add_argument("--params", type=json.loads, action="append", default=[],
+                    help="add a column with these knobs of the default extractor set (JSON object; repeatable)")
     args = ap.parse_args(argv)
     require_datasets()
     wanted = args.sets.split(",")
-    cut = f"comment_prose_tokens={args.comment_prose}"
-    names = (["default (CV)"] + ([cut] if args.comment_prose is not None else []) + ["rules"]
+    # Ablation columns: the same fold models with some knobs changed.
+    variants = {}
+    if args.comment_prose is not None:
+        variants[f"comment_prose_tokens={args.comment_prose}"] = {"comment_prose_tokens": args.comment_prose}
+    for knobs in args.params:
+        variants[",".join(f"{k}={v}" for k, v in knobs.items())] = knobs
+    names = (["default (CV)", *variants, "rules"]
              + ([] if args.no_competitors else ["trafilatura", "readability"]))
     fns = {"rules": _rules, "trafilatura": _trafilatura, "readability": _readability}
     scores = {n: Scores() for n in names}
@@ -159,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in names:
             if name == "default (CV)":
                 fn = _ours(model)
-            elif name == cut:
-                fn = _ours(model, comment_prose_tokens=args.comment_prose)
+            elif name in variants:
+                fn = _ours(model, **variants[name])
             else:
                 fn = fns[name]
             out, seconds, failed = _timed(fn, html, record.get("url"))

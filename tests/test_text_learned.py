@@ -194,6 +194,22 @@ def test_a_comment_section_after_the_prose_is_found():
     assert not inside.any() and first == len(plain.texts) and prose == 0.0
 
 
+def test_the_comment_section_opens_at_its_first_comment_prose_not_at_a_comment_link():
+    """A comment count above the article does not open the section: its header and posts do."""
+    counter = "<h1>Council extends river walk</h1><div class='comments-link'><a href='#c'>3 Comments</a></div>"
+    section = _COMMENTS.replace("<ol>", "<h3>3 Comments</h3><ol>")
+    page = ENGLISH_ARTICLE.replace("<h1>Council extends river walk</h1>", counter).replace("</body>", section + "</body>")
+    _, pb, lines = _lines_of(page)
+    tok = lines.features[:, FEATURE_NAMES.index("line_tokens")]
+    share = lines.features[:, FEATURE_NAMES.index("block_link_share")]
+    header = lines.texts.index("3 Comments", lines.texts.index(PARAGRAPHS[5]))
+    inside, first, prose = comments.comment_section(pb, lines.owners, tok, share)
+    assert inside[lines.texts.index("3 Comments")] and first == header
+    assert prose >= sum(len(p.split()) for p in PARAGRAPHS if len(p.split()) >= 10) - 5
+    inside, first, prose = comments.comment_section(pb, lines.owners, tok, share, from_prose=False)
+    assert first == lines.texts.index("3 Comments") and prose == 0.0
+
+
 def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp_path):
     page = ENGLISH_ARTICLE.replace("</body>", _COMMENTS + "</body>")
     keep_all = _constant_model(tmp_path, 10.0)
@@ -201,12 +217,33 @@ def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp
     on = {"model": keep_all, "comment_prose_tokens": 50}
     text = learned.extract(Document(page), **on)
     assert "Great post" not in text and PARAGRAPHS[0] in text
-    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000)
+    assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000,
+                                           comment_article_tokens=0)
+    # Less prose than the bar is enough in article markup ("story"), not in a thread's ("topic").
+    short = {"model": keep_all, "comment_prose_tokens": 10_000, "comment_article_tokens": 50}
+    assert "Great post" not in learned.extract(Document(page), **short)
+    topic = page.replace('<div class="story">', '<div class="story topic-main">')
+    assert "Great post" in learned.extract(Document(topic), **short)
+    assert "Great post" in learned.extract(Document(page.replace('class="story"', 'class="main"')), **short)
     thread = page.replace("</head>", '<script type="application/ld+json">'
                           '{"@context": "https://schema.org", "@type": "DiscussionForumPosting"}</script></head>')
     assert "Great post" in learned.extract(Document(thread), **on)
     qa = page.replace("</head>", '<meta property="og:type" content="forum"></head>')
     assert "Great post" in learned.extract(Document(qa), **on)
+
+
+def test_a_thread_whose_replies_alone_are_named_keeps_them(tmp_path):
+    """The opening post is built like the replies (one line template): a thread, not an article."""
+    post = ("<div class='message'><p>{}</p></div>")
+    opening = post.format(" ".join(PARAGRAPHS))
+    replies = "".join(post.format(f"Reply {k}: I tried this too and it worked on my machine as well, thanks.")
+                      for k in range(3))
+    page = f"<html><body>{opening}<div class='replies'>{replies}</div></body></html>"
+    keep_all = _constant_model(tmp_path, 10.0)
+    on = {"model": keep_all, "comment_prose_tokens": 50}
+    assert "Reply 2" in learned.extract(Document(page), **on)
+    article = page.replace(opening, f"<div class='story'><p>{' '.join(PARAGRAPHS)}</p></div>", 1)
+    assert "Reply 2" not in learned.extract(Document(article), **on)
 
 
 def test_empty_and_deep_pages():

@@ -115,6 +115,25 @@ class Params:
     #: is an article with reader comments, which article truths cut; the
     #: section's lines are dropped (0: off). Pages declared as threads keep it.
     comment_prose_tokens: int = 300
+    #: ...counted before the comment element that holds the first comment
+    #: prose line, not before the first comment-named element (a comment
+    #: count or "leave a comment" link above the article).
+    comment_from_prose: bool = True
+    #: ...or at least this many tokens of prose in markup named as an
+    #: article ("entry", "story", "blog"; none named as a thread): a short
+    #: post whose comments outweigh it (0: off).
+    comment_article_tokens: int = 100
+    #: ...unless most of that prose shares a line template with the
+    #: section's lines (a thread's opening post, built like its replies).
+    comment_thread_template: bool = True
+    #: Learned default: on a page with at least this many tokens of prose,
+    #: lists of linked headlines (one template, four items or more) wholly
+    #: before or after the prose and lighter than half of it are teaser
+    #: rails, cut (see :mod:`.rails`; 0: off).
+    rail_prose_tokens: int = 300
+    #: Learned default: a <pre> block with a kept line, or inside the
+    #: stretch of kept lines, is kept whole (see :mod:`.code`).
+    whole_code_blocks: bool = True
 
 
 # The next three patterns are matched against the LOWER-CASED line: a

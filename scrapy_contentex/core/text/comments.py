@@ -9,7 +9,10 @@ script), keeps many of them.  What tells the two apart is the page around
 the records: under an article a long run of prose, outside any comment
 markup, precedes the first comment; in a thread the opening post is
 itself one of the records, and pages that declare a thread or a Q&A say
-so in their structured data.
+so in their structured data.  A short blog post or story (less prose than
+a thread's opening post may hold) is told by its own markup: wrappers
+named "entry", "story", "article" or "blog", none named "topic", "thread",
+"question" or "bbs".
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..document import Document
-from .block_features import _NAME_GROUPS, _bits_of, _inside
-from .region import PageBlocks
+from .block_features import _LINK_SHARE, _NAME_GROUPS, _TOKENS, PageLines, _bits_of, _inside
+from .region import _DIGITS_RE, _HINT_SPLIT_RE, PageBlocks
 
 #: Bit of the comment vocabulary group in :func:`.block_features._bits_of`'s masks.
 _COMMENT_BIT = 1 << [name for name, _ in _NAME_GROUPS].index("name_comment")
@@ -27,6 +30,12 @@ _PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
 #: schema.org types and og:type words of pages whose replies are the content.
 _DISCUSSION_TYPES = frozenset(("discussionforumposting", "qapage", "question", "answer"))
 _DISCUSSION_OG = ("forum", "question", "discussion")
+#: Class/id words of an article's own markup ("entry-content", "story-body",
+#: "blog-post") and of a thread's ("topic-detail", "question-main", "bbs-post").
+_ARTICLE_WORDS = frozenset(("article", "story", "entry", "blog"))
+_THREAD_WORDS = frozenset(("thread", "topic", "forum", "floor", "bbs", "question", "answer"))
+#: Wrappers above a prose line whose names are read.
+_MARKUP_LEVELS = 6
 
 
 def declares_discussion(doc: Document) -> bool:
@@ -40,38 +49,98 @@ def declares_discussion(doc: Document) -> bool:
     return any(word in og_type for word in _DISCUSSION_OG)
 
 
+def _prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
+    """Prose: lines of at least ten tokens in blocks that are at most 30% link text."""
+    return (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
+
+
 def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray) -> tuple[np.ndarray, int, float]:
-    """The lines in comment markup, the first of them, and the prose tokens before it.
+                    link_share: np.ndarray, from_prose: bool = True) -> tuple[np.ndarray, int, float]:
+    """The lines in comment markup, the first line of the section, and the prose tokens before it.
 
     Comment markup is read at any depth (a comment's paragraph often sits
     five wrappers below the element named "comment"), on any element but
     the root and ``<body>``, whose classes often say "comments-open" of the
     whole page.  Prose: lines of at least ten tokens in blocks that are at
-    most 30% link text, before the first comment line.
+    most 30% link text, outside comment markup, before the section.
+
+    With ``from_prose`` the section opens with the outermost comment element
+    that holds the first prose line in comment markup (its header, "12
+    Comments", included), not at the first comment-named element: blogs put
+    comment counts, "leave a comment" links and comment tabs above the
+    article, and counting prose only before those finds none.
     """
     names, tags, end = pb.names, pb.tags, pb.end
     starts = [i for i, text in enumerate(names)
               if text and _bits_of(text) & _COMMENT_BIT and tags[i] not in ("body", "html")]
-    inside = _inside(len(names), starts, [end[i] for i in starts])[np.asarray(owners, np.intp)]
+    own = np.asarray(owners, np.intp)
+    inside = _inside(len(names), starts, [end[i] for i in starts])[own]
     if not inside.any():
         return inside, len(owners), 0.0
+    prose_line = _prose_lines(line_tokens, link_share)
     first = int(np.argmax(inside))
-    prose = (line_tokens[:first] >= _PROSE_TOKENS) & (link_share[:first] <= _PROSE_LINK_SHARE)
-    return inside, first, float(line_tokens[:first][prose].sum())
+    talk = inside & prose_line
+    if from_prose and talk.any():
+        owner = owners[int(np.argmax(talk))]
+        top = min(i for i in starts if i <= owner < end[i])
+        first = int(np.argmax(inside & (own >= top)))
+    before = prose_line[:first] & ~inside[:first]
+    return inside, first, float(line_tokens[:first][before].sum())
 
 
-def reader_comments(doc: Document, pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
-                    link_share: np.ndarray, prose_tokens: int) -> np.ndarray:
+def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> bool:
+    """The given lines sit in markup named as an article and none named as a thread.
+
+    A short blog post or news story says what it is in its wrappers'
+    classes ("entry-content", "story-body", "blog-post"); a thread's
+    opening post, which its replies follow the same way, says "topic",
+    "thread", "question" or "bbs", or nothing of either ("post" serves both).
+    """
+    names, parent = pb.names, pb.parent
+    seen: set[int] = set()
+    words: set[str] = set()
+    for k in lines.tolist():
+        element = owners[k]
+        for _ in range(_MARKUP_LEVELS + 1):
+            if element < 0 or element in seen:
+                break
+            seen.add(element)
+            if names[element]:
+                words.update(w.lower() for w in _HINT_SPLIT_RE.split(_DIGITS_RE.sub("", names[element])))
+            element = parent[element]
+    return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
+
+
+def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_tokens: int,
+                    from_prose: bool = True, article_tokens: int = 0,
+                    thread_template: bool = True) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
-    Nothing on pages that declare a thread or a Q&A, nor when
-    ``prose_tokens`` is 0 (the rule is off).
+    With ``article_tokens`` (> 0), ``article_tokens`` tokens of prose are
+    enough when that prose sits in article markup (:func:`in_article_markup`):
+    a short post's comments outweigh it.  Nothing on pages that declare a
+    thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off), nor
+    when most of that prose shares a line template with the section's
+    lines: the opening post of a thread is one of its records, built like
+    the replies, even when only the replies are named so.
     """
+    owners = lines.owners
     none = np.zeros(len(owners), bool)
     if prose_tokens <= 0 or not owners:
         return none
-    inside, first, prose = comment_section(pb, owners, line_tokens, link_share)
-    if prose < prose_tokens or declares_discussion(doc):
+    line_tokens, link_share = lines.features[:, _TOKENS], lines.features[:, _LINK_SHARE]
+    inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
+    if prose < prose_tokens and not 0 < article_tokens <= prose:
         return none
-    return inside & (np.arange(len(owners)) >= first)
+    before = _prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
+    if prose < prose_tokens and not in_article_markup(pb, owners, np.flatnonzero(before)):
+        return none
+    templates = lines.templates
+    section = np.arange(len(owners)) >= first
+    if thread_template and templates is not None:
+        records = np.isin(templates[:first], np.unique(templates[inside & section]))
+        if 2 * line_tokens[:first][before & records].sum() >= prose:
+            return none
+    if declares_discussion(doc):
+        return none
+    return inside & section

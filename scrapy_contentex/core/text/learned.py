@@ -22,8 +22,10 @@ import numpy as np
 from ..document import Document
 from ..trees import TreeEnsemble, read_model
 from .block_features import FEATURE_NAMES, PageLines, page_lines
+from .code import code_blocks
 from .combined import _params, finish
 from .comments import reader_comments
+from .rails import teaser_rails
 from .region import page_blocks
 
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
@@ -88,8 +90,12 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
         # a title): the rules' region, if any, beats an empty body
         # (measured under grouped CV: forums +0.014, others unchanged).
         keep = lines.features[:, _RULE_KEPT] > 0
-    keep &= ~reader_comments(doc, pb, lines.owners, lines.features[:, _TOKENS],
-                             lines.features[:, _LINK_SHARE], prm.comment_prose_tokens)
+    if prm.whole_code_blocks:
+        keep |= code_blocks(pb, lines.owners, keep)
+    keep &= ~reader_comments(doc, pb, lines, prm.comment_prose_tokens, prm.comment_from_prose,
+                             prm.comment_article_tokens, prm.comment_thread_template)
+    keep &= ~teaser_rails(keep, lines.templates, lines.features[:, _TOKENS],
+                          lines.features[:, _LINK_SHARE], prm.rail_prose_tokens)
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
     in_quote = lines.features[:, _QUOTE].any(axis=1)
     quoted = {text for text, q in zip(lines.texts, in_quote, strict=True) if q}
