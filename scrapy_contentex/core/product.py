@@ -109,10 +109,10 @@ class _ClassTest:
 
     def search(self, text: str) -> bool:
         """Whether the pattern occurs in ``text`` (a bool, unlike ``re``'s ``search``)."""
-        try:
-            return self._memo[text]
-        except KeyError:
-            return remember(self._memo, text, self._pattern.search(text) is not None)
+        found = self._memo.get(text)
+        if found is None:
+            found = remember(self._memo, text, self._pattern.search(text) is not None)
+        return found
 
 
 _NOT_CURRENT_CLASS_RE = _ClassTest(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
