@@ -334,11 +334,17 @@ class CharacteristicContainer:
         ``<dt>`` — the structural form of a label, a characteristic of its own.
         """
         found: list[int] = []
-        delimited = (":" in text or "：" in text) and len(text) <= 400 and _DELIMITER_RE.match(text) is not None
+        colon = ":" in text or "：" in text
+        delimited = colon and len(text) <= 400 and _DELIMITER_RE.match(text) is not None
         if delimited:
             found.append(0)
         # a label is short: its own short text, or the head of a delimited one
-        label = self.label_of(text) if (delimited and len(text) <= 200) or len(text) <= 48 else None
+        if not colon:
+            # the whole text would be the label: its shape test (remembered, and
+            # shared with the pair scans) turns nearly every text away first
+            label = self.label_of(text) if len(text) <= 48 and self._could_be_label(text) else None
+        else:
+            label = self.label_of(text) if delimited and len(text) <= 200 or len(text) <= 48 else None
         if label is not None:
             found.append(self.index[label])
         if label_cell:
