@@ -80,9 +80,9 @@ def extract_product(html: HtmlInput, url: str | None = None,
     with gc_paused():
         doc = as_document(html, url)
         fields = extract_product_fields(doc, extra_attributes=attributes)
-        url = doc.url
+        page_url = doc.url
         del doc
-    return Product(url=url, **fields)
+    return Product(url=page_url, **fields)
 
 
 def guess_kind(html: HtmlInput, url: str | None = None) -> str:

@@ -344,7 +344,7 @@ class CharacteristicContainer:
             # shared with the pair scans) turns nearly every text away first
             label = self.label_of(text) if len(text) <= 48 and self._could_be_label(text) else None
         else:
-            label = self.label_of(text) if delimited and len(text) <= 200 or len(text) <= 48 else None
+            label = self.label_of(text) if (delimited and len(text) <= 200) or len(text) <= 48 else None
         if label is not None:
             found.append(self.index[label])
         if label_cell:
