@@ -1393,7 +1393,7 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
 
     ``extra_attributes`` extends the records method's attribute dictionary
     (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting). The cyclic garbage
-    collector is paused meanwhile (``gcpause``): its walks found nothing here.
+    collector is paused meanwhile (``gcpause``): the call makes no cycles.
     """
     with gc_paused():
         return _product_fields(doc, extra_attributes)
