@@ -72,10 +72,17 @@ def extract_product(html: HtmlInput, url: str | None = None,
     ``attributes`` extends the records method's attribute-name dictionary
     (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
     """
+    from .core.gcpause import gc_paused
     from .core.product import extract_product_fields
 
-    doc = as_document(html, url)
-    return Product(url=doc.url, **extract_product_fields(doc, extra_attributes=attributes))
+    # The page's tree and leaves are dropped before the collector resumes:
+    # it would otherwise walk them all once more on its way out (core.gcpause).
+    with gc_paused():
+        doc = as_document(html, url)
+        fields = extract_product_fields(doc, extra_attributes=attributes)
+        page_url = doc.url
+        del doc
+    return Product(url=page_url, **fields)
 
 
 def guess_kind(html: HtmlInput, url: str | None = None) -> str:

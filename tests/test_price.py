@@ -147,3 +147,25 @@ def test_instalment_by_the_words_touching_the_amount(before, text, after, expect
     from scrapy_contentex.core.price import instalment
 
     assert instalment(before, text, after) is expected
+
+
+def test_symbol_regex_matches_as_one_alternation_of_whole_symbols():
+    """The grouped symbol regex finds what the plain alternation of every symbol
+    (longest first, Latin codes as whole words) finds, at the same places."""
+    import random
+    import re
+
+    from scrapy_contentex.core import price
+
+    symbols = [s for s in sorted(list(price._SYMBOLS) + list(price._AMBIGUOUS), key=len, reverse=True)
+               if not (len(s) == 1 and s.isascii() and s.isalpha())]
+    plain = re.compile("|".join(
+        (r"(?<![A-Za-z])" if price._starts_word(s) else "") + price._symbol_pattern(s) for s in symbols), re.I)
+    rng = random.Random(7)
+    texts = ["US$ 1,299", "1.299,00 €", "Leipzig", "lei 12", "CHF 20.-", "руб. 500", "Rs.199", "ca$5 CA$",
+             "12 kr.", "S/ 30", "hkd$3", "ＵＳＤ", "Ksek"]
+    pieces = symbols + [" ", "1", "x", "A", ".", "$"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(3000)]
+    for text in texts:
+        assert ([(m.span(), m.group(0)) for m in price._SYMBOL_RE.finditer(text)]
+                == [(m.span(), m.group(0)) for m in plain.finditer(text)]), text

@@ -752,3 +752,13 @@ def test_folded_pattern_finds_what_re_i_finds():
         assert (got and got.span()) == (want and want.span()), text
     with pytest.raises(ValueError):
         FoldedPattern("Related")
+
+
+def test_every_description_heading_is_found_standing_alone():
+    """The heading scan's first-letter lookahead lets every heading name through,
+    with the blanks, bullets and counts around it, and skips texts that only hold one."""
+    from scrapy_contentex.core.description import _HEADINGS, _heading_leaves
+
+    for name in sorted(_HEADINGS) + ["about this item"]:
+        leaves = ["Home", f" • {name.title()} (3):", f"{name} and more words", "End"]
+        assert [(leaf, label) for leaf, label in _heading_leaves(leaves)] == [(leaves[1], name)], name

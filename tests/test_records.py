@@ -424,3 +424,29 @@ def test_shared_leaves_keep_each_tests_bits():
     assert first.indices(leaves, colon, stop=2) == [0]
     assert first.indices(leaves[1:], colon) == [2]  # a slice is a plain list
     assert len(leaves.bits) == 2
+
+
+def test_leaf_tests_learn_a_page_as_each_text_alone():
+    """Learning a page's new texts test by test gives every text the bits its own
+    tests give it, repeats and texts known from an earlier page included."""
+    from scrapy_contentex.core.records import LeafTests
+
+    tests = LeafTests()
+    checks = [lambda t: ":" in t, lambda t: len(t) <= 3, lambda t: t[:1].isdigit()]
+    bits = [tests.register(check) for check in checks]
+    first = ["Brand: Acme", "ab", "12 items", "ab", "x"]
+    second = ["x", "9:30", "Colour", "ab", "long text without any"]
+    for page in (first, second):
+        want = [sum(bit for bit, check in zip(bits, checks, strict=True) if check(text)) for text in page]
+        assert tests.flags(page) == want
+
+
+def test_characteristics_of_texts_without_a_colon_match_the_label_lookup():
+    """The shape test that now runs first gives the same label as label_of alone."""
+    container = CharacteristicContainer()
+    for text in ("Brand", "Item model number", "品牌", "开 本", "Read more", "Add to cart",
+                 "Weight", "Price", "a" * 48, "x" * 49, "Packed weight",
+                 "Supercalifragilisticexpialidociousness weight"):  # 45 characters
+        label = container.label_of(text) if len(text) <= 48 else None
+        want = [container.index[label]] if label is not None else []
+        assert container.characteristics(text) == want, text

@@ -67,24 +67,37 @@ VND VUV WST XAF XCD XOF XPF YER ZAR ZMW
 _ISO_WORD_RE = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
 _RAND_RE = re.compile(r"(?<![A-Za-z])R\s?\d")
 
+def _starts_word(symbol: str) -> bool:
+    """Latin-letter codes count only as whole words ("Lei", not "Leipzig")."""
+    return symbol[0].isascii() and symbol[0].isalpha()
+
+
 def _symbol_pattern(symbol: str) -> str:
-    """A symbol as a regex; Latin-letter codes only as whole words ("Lei", not "Leipzig")."""
+    """A symbol as a regex, without the check before it (see :func:`_symbols_regex`)."""
     pattern = re.escape(symbol)
-    if symbol[0].isascii() and symbol[0].isalpha():
-        pattern = r"(?<![A-Za-z])" + pattern
     if symbol[-1].isascii() and symbol[-1].isalpha():
         pattern += r"(?![A-Za-z])"
     return pattern
 
 
-_SYMBOL_RE = re.compile(
-    "|".join(
-        _symbol_pattern(s)
-        for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS), key=len, reverse=True)
-        if not (len(s) == 1 and s.isascii() and s.isalpha())
-    ),
-    re.I,
-)
+def _symbols_regex(symbols: list[str]) -> re.Pattern:
+    """One regex for the symbols, longest first: the first that matches at a place wins.
+
+    Codes that open with a Latin letter and signs that do not are two
+    groups: no text character can open a symbol of both, so each keeps
+    the order of the whole list. Each group first checks, once per place,
+    what every one of its symbols checks (no Latin letter before a code;
+    a first character some symbol has), then tries its symbols: in turn at
+    every place of the text, they cost about 12 µs for a short price text.
+    """
+    groups = ([s for s in symbols if _starts_word(s)], [s for s in symbols if not _starts_word(s)])
+    words, signs = (f"(?=[{re.escape(''.join(sorted({s[0] for s in group})))}])"
+                    f"(?:{'|'.join(map(_symbol_pattern, group))})" for group in groups)
+    return re.compile(rf"(?<![A-Za-z]){words}|{signs}", re.I)
+
+
+_SYMBOL_RE = _symbols_regex([s for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS), key=len, reverse=True)
+                             if not (len(s) == 1 and s.isascii() and s.isalpha())])
 _NUMBER_RE = re.compile(r"\d")
 
 

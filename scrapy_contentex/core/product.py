@@ -31,6 +31,7 @@ from lxml.html import HtmlElement
 
 from .description import described_section, meta_description, prose_after
 from .document import Document, TaggedElements, body_of
+from .gcpause import gc_paused
 from .lang import CJK_RE, guess_language, normalize_space, token_count
 from .metadata import markup_authors
 from .price import (
@@ -108,10 +109,10 @@ class _ClassTest:
 
     def search(self, text: str) -> bool:
         """Whether the pattern occurs in ``text`` (a bool, unlike ``re``'s ``search``)."""
-        try:
-            return self._memo[text]
-        except KeyError:
-            return remember(self._memo, text, self._pattern.search(text) is not None)
+        found = self._memo.get(text)
+        if found is None:
+            found = remember(self._memo, text, self._pattern.search(text) is not None)
+        return found
 
 
 _NOT_CURRENT_CLASS_RE = _ClassTest(r"old|was|list|strike|before|orig|compare|rrp|msrp|uvp|"
@@ -1391,8 +1392,15 @@ def extract_product_fields(doc: Document, extra_attributes: list[str] | None = N
     """Every Product field (see items.Product) except url/pageType, JSON-serialisable.
 
     ``extra_attributes`` extends the records method's attribute dictionary
-    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting).
+    (the ``CONTENTEX_RECORD_ATTRIBUTES`` setting). The cyclic garbage
+    collector is paused meanwhile (``gcpause``): the call makes no cycles.
     """
+    with gc_paused():
+        return _product_fields(doc, extra_attributes)
+
+
+def _product_fields(doc: Document, extra_attributes: list[str] | None) -> dict:
+    """:func:`extract_product_fields`, with the collector already paused."""
     tree = doc.tree
     tagged = doc.tagged  # one walk for the tags the scans below read (scripts and metas too)
     objects = document_objects(doc)  # shared with the kind guess: read, never change

@@ -146,6 +146,9 @@ _DELIMITER_RE = re.compile(
 
 
 _MEMO_SIZE = 50_000
+# What a memo lookup returns for a text not seen yet (``dict.get``: a miss
+# costs a seventh of a caught KeyError, and most texts of a new page miss).
+_UNKNOWN = object()
 
 
 def remember(memo: dict, key: str, value):
@@ -190,21 +193,32 @@ class LeafTests:
         return self._flags(leaves)
 
     def _flags(self, leaves: list) -> list[int]:
-        memo = self._memo
-        flags = list(map(memo.get, leaves))
+        flags = list(map(self._memo.get, leaves))
         if None in flags:
-            for i, bits in enumerate(flags):
-                if bits is None:  # (a text repeated on the page may be known by now)
-                    bits = memo.get(leaves[i])
-                    flags[i] = self._bits(leaves[i]) if bits is None else bits
+            learned = self._learn([leaf for leaf, bits in zip(leaves, flags, strict=True) if bits is None])
+            flags = list(map(learned.get, leaves, flags))  # a known leaf keeps its bits
         return flags
 
-    def _bits(self, text: str) -> int:
-        bits = 0
+    def _learn(self, unknown: list) -> dict[str, int]:
+        """Run every test on a page's new texts; remember and return their bits.
+
+        Test by test over all the texts, so the loop over texts runs in C
+        (``map``, ``compress``) and only the few hits come back to Python;
+        a text's bits do not depend on the order the tests ran in. Keys are
+        plain str copies (a smart string would keep its tree alive).
+        """
+        texts = list(dict.fromkeys(map(str, unknown)))
+        bits = [0] * len(texts)
         for k, test in enumerate(self._tests):
-            if test(text):
-                bits |= 1 << k
-        return remember(self._memo, text, bits)
+            bit = 1 << k
+            for i in compress(range(len(texts)), map(test, texts)):
+                bits[i] |= bit
+        learned = dict(zip(texts, bits, strict=True))
+        if len(self._memo) + len(learned) > _MEMO_SIZE:
+            self._memo.clear()
+        if len(learned) <= _MEMO_SIZE:
+            self._memo.update(learned)
+        return learned
 
     def indices(self, leaves: list, bit: int, stop: int | None = None) -> list[int]:
         """Indices of the leaves (of the first ``stop``) whose test ``bit`` holds, ascending."""
@@ -276,11 +290,10 @@ class CharacteristicContainer:
         The whole label must be a dictionary name, or end with one after at
         most two qualifying words ("Packed weight", "Item model number").
         """
-        try:
-            return self._labels[text]
-        except KeyError:
-            pass
-        return remember(self._labels, text, self._label_of(text))
+        label = self._labels.get(text, _UNKNOWN)
+        if label is _UNKNOWN:
+            label = remember(self._labels, text, self._label_of(text))
+        return label
 
     def _label_of(self, text: str) -> str | None:
         head = text
@@ -321,11 +334,17 @@ class CharacteristicContainer:
         ``<dt>`` — the structural form of a label, a characteristic of its own.
         """
         found: list[int] = []
-        delimited = (":" in text or "：" in text) and len(text) <= 400 and _DELIMITER_RE.match(text) is not None
+        colon = ":" in text or "：" in text
+        delimited = colon and len(text) <= 400 and _DELIMITER_RE.match(text) is not None
         if delimited:
             found.append(0)
         # a label is short: its own short text, or the head of a delimited one
-        label = self.label_of(text) if (delimited and len(text) <= 200) or len(text) <= 48 else None
+        if not colon:
+            # the whole text would be the label: its shape test (remembered, and
+            # shared with the pair scans) turns nearly every text away first
+            label = self.label_of(text) if len(text) <= 48 and self._could_be_label(text) else None
+        else:
+            label = self.label_of(text) if (delimited and len(text) <= 200) or len(text) <= 48 else None
         if label is not None:
             found.append(self.index[label])
         if label_cell:
@@ -334,11 +353,10 @@ class CharacteristicContainer:
 
     def _could_be_label(self, head: str) -> bool:
         """Cheap pre-check: the last word (or, for CJK, the last character) fits a name."""
-        try:
-            return self._shapes[head]
-        except KeyError:
-            pass
-        return remember(self._shapes, head, self._label_shape(head))
+        shape = self._shapes.get(head, _UNKNOWN)
+        if shape is _UNKNOWN:
+            shape = remember(self._shapes, head, self._label_shape(head))
+        return shape
 
     def _label_shape(self, head: str) -> bool:
         # Necessary condition first, on one character: the last word, without
@@ -760,10 +778,9 @@ class _Pairs:
 
     @classmethod
     def _clean(cls, name: str) -> tuple[str, bool]:
-        try:
-            return cls._names[name]
-        except KeyError:
-            pass
+        known = cls._names.get(name, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
         clean = clean_name(name)
         if " " in clean and _SPACED_HAN_RE.fullmatch(clean):
             clean = clean.replace(" ", "")  # "开 本" -> "开本"

@@ -214,7 +214,10 @@ def _add_prop(item: dict, names: str, value: Any) -> None:
 
 # The item attributes themselves, in document order (an attribute union is
 # about twice as fast in libxml2 as testing four attributes on every element).
-_ITEM_ATTRS = etree.XPath("//@itemscope | //@typeof | //@itemprop | //@property")
+# Each step walks elements only: "//@x" is descendant-or-self::node()/@x,
+# which also visits every text node, a quarter slower on microdata pages.
+_ITEM_ATTRS = etree.XPath(" | ".join(f"descendant-or-self::*/@{name}"
+                                     for name in ("itemscope", "typeof", "itemprop", "property")))
 
 
 def _item_elements(tree: lxml_html.HtmlElement) -> list:
