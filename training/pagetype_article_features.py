@@ -124,9 +124,8 @@ def shipped_lines(data: dict) -> np.ndarray:
     for k, sl in enumerate(_page_slices(data["page"])):
         rows = data["X"][sl]
         first = model.first.predict(rows)
-        order, ranges, templates, records = data["ctx"][k]
-        context = context_features(rows, order, ranges or [], templates, first, records)
-        p[sl] = model.second.predict(np.hstack([rows, context]))
+        order, ranges, templates = data["ctx"][k]
+        p[sl] = model.second.predict(np.hstack([rows, context_features(rows, order, ranges or [], templates, first)]))
     return p
 
 

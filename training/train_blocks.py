@@ -121,7 +121,7 @@ def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts
         if lines is None:
             continue
         texts, feats = lines.texts, lines.features
-        ctx.append((lines.order, lines.ranges, lines.templates, lines.records))
+        ctx.append((lines.order, lines.ranges, lines.templates))
         labels = line_labels(texts, record.get("body") or "")
         ntok = feats[:, FEATURE_NAMES.index("line_tokens")] + 1.0
         xs.append(feats)
@@ -159,8 +159,8 @@ def _context(data: dict, pages: np.ndarray, p: np.ndarray) -> np.ndarray:
     rows = []
     for k in pages:
         sl = slices[k]
-        order, ranges, templates, records = data["ctx"][k]
-        rows.append(context_features(data["X"][sl], order, ranges, templates, p[sl], records))
+        order, ranges, templates = data["ctx"][k]
+        rows.append(context_features(data["X"][sl], order, ranges, templates, p[sl]))
     return np.concatenate(rows) if rows else np.zeros((0, len(CONTEXT_NAMES)), np.float32)
 
 

@@ -111,8 +111,6 @@ _NAME_GROUPS: tuple[tuple[str, frozenset[str]], ...] = tuple(
 )
 _OWN_TAG_CODES: dict[str, int] = {tag: code for code, (_, group) in enumerate(_OWN_TAGS) for tag in group}
 _NAME_BITS: dict[str, int] = {}
-#: Class/id strings -> the same with digits dropped (record signatures).
-_CLEAN_NAMES: dict[str, str] = {}
 #: Every vocabulary word with the groups it belongs to: a class string's
 #: groups are the OR of its words' (a look-up per word, not a test per group).
 _WORD_BITS: dict[str, int] = {}
@@ -121,21 +119,6 @@ for _bit, (_, _group) in enumerate(_NAME_GROUPS):
         _WORD_BITS[_word] = _WORD_BITS.get(_word, 0) | 1 << _bit
 _LEVELS = 4
 _NEIGHBOURS = (-2, -1, 1, 2)
-
-#: Repeated records (record_features): the cards of a grid, the rows of a
-#: list, the items of a menu.
-RECORD_NAMES: tuple[str, ...] = (
-    "rec_levels", "rec_log_count", "rec_token_share", "rec_link_share", "rec_log_tokens",
-    "rec_lines", "rec_line_index", "rec_rule_share", "page_record_share",
-    "rec_prose_share", "prose_elsewhere",
-)
-#: Tokens of a prose line (a teaser, an intro paragraph) rather than a field.
-_PROSE_TOKENS = 20
-#: Siblings of one signature that make a repeated record.
-_RECORD_MIN = 4
-#: Levels above a line's owner searched for its record (a card's title sits
-#: in a heading in a link in a text box in the card).
-_RECORD_LEVELS = 6
 
 FEATURE_NAMES: tuple[str, ...] = (
     "line_tokens", "line_log_chars", "line_punct", "line_title_overlap", "line_is_h1_text",
@@ -151,7 +134,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     *(f"nb{d:+d}_{what}" for d in _NEIGHBOURS for what in ("tokens", "link_share", "rule_kept")),
     "page_log_tokens", "page_link_share", "page_log_lines", "page_thread", "rule_share",
     "template_log_lines", "template_token_share", "in_dialog",
-    *RECORD_NAMES,
 )
 
 
@@ -160,15 +142,12 @@ CONTEXT_NAMES: tuple[str, ...] = (
     *(f"p_up{k}" for k in range(1, _LEVELS + 1)), "p_page", "p_page_max", "p_template",
     "template_kept_share", "template_max", *(f"p_up{k}_max" for k in range(1, 4)),
     "up1_link_lists", "up2_link_lists", "tokens_vs_median", "p_vs_page_max", "page_kept_share",
-    "p_record", "record_kept_share",
 )
 #: First-stage probability at which a line counts as kept in the context
 #: features (the shipped model's threshold).
 _CONTEXT_KEPT = 0.45
-_PAGE_KEPT = CONTEXT_NAMES.index("page_kept_share")
 _TOKENS = FEATURE_NAMES.index("line_tokens")
 _LINK_SHARE = FEATURE_NAMES.index("block_link_share")
-_RECORDS = slice(FEATURE_NAMES.index(RECORD_NAMES[0]), FEATURE_NAMES.index(RECORD_NAMES[-1]) + 1)
 
 
 @dataclass
@@ -186,17 +165,15 @@ class PageLines:
     #: Template group of every line: lines whose owner and its parent share
     #: tag and class (digits dropped), such as the posts of a thread.
     templates: np.ndarray | None = None
-    #: Record group of every line (:func:`record_features`), -1 outside records.
-    records: np.ndarray | None = None
 
     def context(self, p: np.ndarray) -> np.ndarray:
         """Second-stage features of the first stage's line probabilities."""
-        return context_features(self.features, self.order, self.ranges or [], self.templates, p, self.records)
+        return context_features(self.features, self.order, self.ranges or [], self.templates, p)
 
 
 def context_features(features: np.ndarray, order: np.ndarray,
                      ranges: list[tuple[np.ndarray, np.ndarray]], templates: np.ndarray,
-                     p: np.ndarray, records: np.ndarray | None = None) -> np.ndarray:
+                     p: np.ndarray) -> np.ndarray:
     """The first stage's line probabilities, read in context.
 
     Main text comes in runs and in sections: the mean probability of the
@@ -229,29 +206,7 @@ def context_features(features: np.ndarray, order: np.ndarray,
     _siblings_in_context(out[:, 8 + _LEVELS:], features, order, ranges, templates, p, tok, mass)
     # How much of the page the first stage keeps: a page kept nearly whole
     # (a listing) or barely (one post under menus) sets the bar for a line.
-    out[:, _PAGE_KEPT] = float(tok[p >= _CONTEXT_KEPT].sum() / tok.sum())
-    out[:, _PAGE_KEPT + 1:] = record_context(records, p, tok)
-    return out
-
-
-def record_context(records: np.ndarray | None, p: np.ndarray, tok: np.ndarray) -> np.ndarray:
-    """The first stage's verdict on the line's whole record group (the grid it sits in).
-
-    A card's title, price and teaser are different templates, each weak
-    alone; the grid is kept or dropped as a whole in the gold texts, so the
-    token-weighted mean probability and the kept share of all the lines of
-    the line's record group (:func:`record_features`) are read.  -1
-    outside records.
-    """
-    out = np.full((len(p), 2), -1.0)
-    if records is None or not (records >= 0).any():
-        return out
-    has = records >= 0
-    g = records[has]
-    mass = np.bincount(g, weights=tok[has])
-    out[has, 0] = np.bincount(g, weights=(p * tok)[has])[g] / mass[g]
-    out[has, 1] = (np.bincount(g, weights=(p[has] >= _CONTEXT_KEPT).astype(np.float64))[g]
-                   / np.bincount(g)[g])
+    out[:, -1] = float(tok[p >= _CONTEXT_KEPT].sum() / tok.sum())
     return out
 
 
@@ -340,9 +295,8 @@ def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
     rule = _rule_kept(pb, prm, owners, regions)
     templates = _templates(pb, owners)
     feats = _features(pb, owners, texts, rule, regions, skipped, thread, templates)
-    feats[:, _RECORDS], records = record_features(pb, np.asarray(owners, np.int64), feats[:, _TOKENS], rule)
     order, ranges = _ancestor_ranges(pb, owners)
-    return PageLines(texts, owners, feats, thread, order, ranges, templates, records)
+    return PageLines(texts, owners, feats, thread, order, ranges, templates)
 
 
 def _templates(pb: PageBlocks, owners: list[int]) -> np.ndarray:
@@ -538,111 +492,6 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
         dialogs = sorted({*dialogs, *(i for i, tag in enumerate(tags) if tag == "dialog")})
     put("in_dialog", _inside(n, dialogs, [end[i] for i in dialogs])[own])
     return out
-
-
-def _element_signatures(pb: PageBlocks) -> np.ndarray:
-    """Code of every element's tag and class/id with digits dropped (ids such as "item-12").
-
-    Pages repeat a few hundred tags and class strings over thousands of
-    elements: the distinct ones are coded once, the elements are mapped by
-    C-level look-ups.
-    """
-    clean = _CLEAN_NAMES
-    if len(clean) > 100_000:  # bounded, as the vocabulary memo
-        clean.clear()
-    name_code: dict[str | None, int] = {None: 0}
-    cleaned: dict[str, int] = {}
-    for names in dict.fromkeys(pb.names):
-        if names is not None:
-            key = clean.get(names)
-            if key is None:
-                key = clean[names] = _DIGITS_RE.sub("", names)
-            name_code[names] = cleaned.setdefault(key, len(cleaned) + 1)
-    tag_code = {tag: k for k, tag in enumerate(dict.fromkeys(pb.tags))}
-    n = len(pb.tags)
-    tags = np.fromiter(map(tag_code.__getitem__, pb.tags), np.int64, n)
-    names = np.fromiter(map(name_code.__getitem__, pb.names), np.int64, n)
-    return names * len(tag_code) + tags
-
-
-def record_features(pb: PageBlocks, own: np.ndarray, line_tok: np.ndarray,
-                    rule_kept: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each line's repeated record: the card, row or item around it and its siblings.
-
-    A listing's or a collection's content is a grid of records built from
-    one template (siblings with the same tag and class, at least
-    ``_RECORD_MIN`` of them holding text).  Each card is mostly a link, so
-    its title looks like a menu item line by line; what tells a grid of
-    products or stories from a menu is the record as a whole: how many
-    there are, how much of the page they hold, how many lines and tokens a
-    record has, how much of it is link text, where the line sits in it,
-    and whether the rule-chosen region overlaps the grid.  Of the records
-    around a line (up to ``_RECORD_LEVELS`` levels up), the one whose group
-    holds most of the page's text is read (the grid, not the tag list
-    inside a card).  Returns the columns of :data:`RECORD_NAMES` (-1 where
-    a line has no record) and each line's record group (-1: none).
-    """
-    m = len(own)
-    out = np.full((m, len(RECORD_NAMES)), -1.0)
-    parent = np.asarray(pb.parent, np.int64)
-    total = np.asarray(pb.total_tokens, np.float64)
-    links = np.asarray(pb.total_links, np.float64)
-    page_tok = max(1.0, float(total[0]))
-    # Sibling groups: (parent, signature) of every element holding text.
-    live = np.flatnonzero((total > 0) & (parent >= 0) & ~np.asarray(pb.dead, bool))
-    sig = _element_signatures(pb)
-    keys = parent[live] * (int(sig.max()) + 1) + sig[live]
-    _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
-    group = np.full(len(total), -1, np.int64)
-    group[live] = np.where(counts[inverse] >= _RECORD_MIN, inverse, -1)
-    group_tok = np.bincount(inverse, weights=total[live], minlength=len(counts))
-    group_links = np.bincount(inverse, weights=links[live], minlength=len(counts))
-    # The record of each line: the ancestor whose group holds most text.
-    best = np.full(m, -1, np.int64)
-    best_tok = np.zeros(m)
-    levels = np.full(m, -1.0)
-    anc = own.copy()
-    for level in range(_RECORD_LEVELS + 1):
-        g = group[anc]
-        share = np.where(g >= 0, group_tok[np.maximum(g, 0)], 0.0)
-        better = share > best_tok
-        best[better], best_tok[better], levels[better] = anc[better], share[better], level
-        anc = np.maximum(parent[anc], 0)
-    has = best >= 0
-    line_group = np.full(m, -1, np.int64)
-    if not has.any():
-        out[:, 8] = 0.0
-        out[:, 10] = float(line_tok[line_tok >= _PROSE_TOKENS].sum() / max(1.0, float(line_tok.sum())))
-        return out, line_group
-    g = line_group[has] = group[best[has]]
-    count = counts[g].astype(np.float64)
-    # Lines per record and the line's index inside its record (lines come in document order).
-    rec_ids, rec_of_line = np.unique(best[has], return_inverse=True)
-    rec_lines = np.bincount(rec_of_line)
-    group_of_rec = group[rec_ids]
-    group_lines = np.bincount(group_of_rec, weights=rec_lines, minlength=len(counts))
-    group_rule = np.bincount(g, weights=rule_kept[has], minlength=len(counts))
-    first_line = np.full(len(rec_ids), m, np.int64)
-    np.minimum.at(first_line, rec_of_line, np.arange(len(rec_of_line)))
-    out[has, 0] = levels[has]
-    out[has, 1] = np.log(count)
-    out[has, 2] = group_tok[g] / page_tok
-    out[has, 3] = group_links[g] / np.maximum(group_tok[g], 1.0)
-    out[has, 4] = np.log1p(group_tok[g] / count)
-    out[has, 5] = group_lines[g] / count
-    out[has, 6] = np.arange(len(rec_of_line)) - first_line[rec_of_line]
-    out[has, 7] = group_rule[g] / np.maximum(group_lines[g], 1.0)
-    out[:, 8] = float(line_tok[has].sum() / max(1.0, float(line_tok.sum())))
-    # Prose in the grid and beside it: a shop's collection with an intro or
-    # a buying guide has its text there, a listing of teasers in the grid.
-    prose = np.where(line_tok >= _PROSE_TOKENS, line_tok, 0.0)
-    all_tok = max(1.0, float(line_tok.sum()))
-    group_prose = np.bincount(g, weights=prose[has], minlength=len(counts))
-    group_line_tok = np.bincount(g, weights=line_tok[has], minlength=len(counts))
-    out[has, 9] = group_prose[g] / np.maximum(group_line_tok[g], 1.0)
-    out[:, 10] = prose.sum() / all_tok
-    out[has, 10] -= group_prose[g] / all_tok
-    return out, line_group
 
 
 def _bits_of(names: str) -> int:
