@@ -117,18 +117,23 @@ def word_f1(predicted: str, truth: str) -> float:
 
     A page with empty gold scores 1 when nothing is extracted, else 0.
     """
+    return word_scores(predicted, truth)[2]
+
+
+def word_scores(predicted: str, truth: str) -> tuple[float, float, float]:
+    """Precision, recall and F1 of :func:`word_f1`'s bags of tokens (to tell a loss's side)."""
     gold = Counter(_WORD_RE.findall((truth or "").lower()))
     pred = Counter(_WORD_RE.findall((predicted or "").lower()))
     if not gold:
-        return 0.0 if pred else 1.0
+        return (0.0, 0.0, 0.0) if pred else (1.0, 1.0, 1.0)
     if not pred:
-        return 0.0
+        return 0.0, 0.0, 0.0
     tp = sum((pred & gold).values())
     if not tp:
-        return 0.0
+        return 0.0, 0.0, 0.0
     precision = tp / sum(pred.values())
     recall = tp / sum(gold.values())
-    return 2 * precision * recall / (precision + recall)
+    return precision, recall, 2 * precision * recall / (precision + recall)
 
 
 def race(pages: list[tuple[str, str | None]], sides: dict[str, Callable[[str, str | None], object]], passes: int) -> dict[str, float]:

@@ -16,6 +16,8 @@ same in the metrics.
 
     python -m training.train_blocks [--limit N] [--out PATH]
     python -m training.train_blocks --cv 5   # grouped CV of the line decision (minutes, not the full benchmark)
+    python -m training.train_blocks --cv 5 --fold-seed 1   # another grouped split: the figures' noise
+    python -m training.train_blocks --cv 5 --worst 30 --types collection,listing   # where a page type loses
 """
 
 from __future__ import annotations
@@ -251,20 +253,24 @@ def _flat_tree(root: dict) -> dict:
     return tree
 
 
-def cross_validate(data: dict, folds: int) -> None:
+def cross_validate(data: dict, folds: int, seed: int | None = None, worst: int = 0,
+                   types: tuple[str, ...] = ()) -> None:
     """Grouped CV of the line decision alone: line accuracy and F1 of the kept lines.
 
     The kept lines are scored against the gold text with each set's metric
     (as :mod:`benchmarks.text_cv` does), before the post-processing and
     metadata of the whole call: a quick check of a feature or label change
     (the line features are computed once) that ``benchmarks.text_cv``
-    then confirms.
+    then confirms.  ``seed``: another deterministic split by domain
+    (``group_folds``), whose spread tells a gain from a lucky split.
+    ``worst``: per page of the WCXB ``types``, precision and recall of
+    the kept lines, and that many worst pages.
     """
     from benchmarks.common import print_table
     from benchmarks.text_cv import Scores, _rows
 
     all_pages = np.arange(len(data["names"]))
-    page_fold = np.asarray(group_folds(data["groups"], folds))
+    page_fold = np.asarray(group_folds(data["groups"], folds, seed))
     p = np.zeros(len(data["y"]))
     for k in range(folds):
         test = all_pages[page_fold == k]
@@ -274,15 +280,44 @@ def cross_validate(data: dict, folds: int) -> None:
     print(f"grouped {folds}-fold weighted line accuracy: {correct / data['w'].sum():.4f}")
     scores = Scores()
     rule = FEATURE_NAMES.index("rule_kept")
+    pages = []
     for k, sl in enumerate(_page_slices(data["page"])):
         texts, gold, page_type = data["texts"][k]
         kept = keep[sl] if keep[sl].any() else data["X"][sl, rule] > 0  # the extractor's fallback
         set_name = data["names"][k].split("/")[0]
         out = "\n".join(t for t, on in zip(texts, kept, strict=True) if on)
         scores.add(_rows(set_name, {"page_type": page_type}), set_name, out, gold)
+        if page_type in types:
+            pages.append((k, page_type, out, gold))
     rows = sorted({*scores.pairs, *scores.words}, key=lambda r: (TRAIN_SETS.index(r.split(":")[0]), r))
+    split = "" if seed is None else f", fold seed {seed}"
     print_table(["set", "kept lines F1"], [[r, scores.figure(r)] for r in rows],
-                title=f"Kept lines before post-processing, {folds}-fold CV grouped by domain")
+                title=f"Kept lines before post-processing, {folds}-fold CV grouped by domain{split}")
+    if worst and pages:
+        _print_losses(data, pages, worst)
+
+
+def _print_losses(data: dict, pages: list[tuple[int, str, str, str]], worst: int) -> None:
+    """Word precision and recall of the kept lines per page type, and the worst pages.
+
+    Tells which side a page type loses on (too much kept, or too little)
+    and where to read the gold: the pages that lose most, with their domain.
+    """
+    from benchmarks.common import print_table, word_scores
+
+    scored = [(word_scores(out, gold), k, page_type, out, gold) for k, page_type, out, gold in pages]
+    by_type = {}
+    for (precision, recall, f1), _, page_type, _, _ in scored:
+        by_type.setdefault(page_type, []).append((precision, recall, f1))
+    print_table(["page type", "pages", "precision", "recall", "F1"],
+                [[t, len(v), *np.mean(v, axis=0).round(3).tolist()] for t, v in sorted(by_type.items())],
+                title="Kept lines per page (means of the pages' word scores)")
+    scored.sort(key=lambda row: (row[0][2], data["names"][row[1]]))
+    print_table(["page", "domain", "type", "F1", "precision", "recall", "gold words", "kept words"],
+                [[data["names"][k], data["groups"][k], page_type, round(f1, 3), round(precision, 3),
+                  round(recall, 3), len(gold.split()), len(out.split())]
+                 for (precision, recall, f1), k, page_type, out, gold in scored[:worst]],
+                title=f"The {worst} worst pages")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -290,12 +325,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="pages per set (quick runs)")
     ap.add_argument("--out", type=Path, default=MODEL_PATH)
     ap.add_argument("--cv", type=int, default=0, help="grouped folds: report the line decision only (see cross_validate)")
+    ap.add_argument("--fold-seed", type=int, default=None, help="with --cv: another deterministic split by domain")
+    ap.add_argument("--worst", type=int, default=0, help="with --cv: precision/recall per page of --types, N worst pages")
+    ap.add_argument("--types", default="collection,listing", help="WCXB page types for --worst (comma-separated)")
     args = ap.parse_args(argv)
     data = build(TRAIN_SETS, args.limit, keep_texts=bool(args.cv))
     print(f"{len(data['names'])} pages, {len(data['y'])} lines, {data['y'].mean():.3f} main text")
     all_pages = np.arange(len(data["names"]))
     if args.cv:
-        cross_validate(data, args.cv)
+        cross_validate(data, args.cv, args.fold_seed, args.worst, tuple(args.types.split(",")))
         return 0
     export(fit(data, all_pages), args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size // 1024} KiB, 2 x {ROUNDS} trees)")
