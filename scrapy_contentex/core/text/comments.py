@@ -49,7 +49,7 @@ def declares_discussion(doc: Document) -> bool:
     return any(word in og_type for word in _DISCUSSION_OG)
 
 
-def _prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
+def prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
     """Prose: lines of at least ten tokens in blocks that are at most 30% link text."""
     return (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
 
@@ -77,7 +77,7 @@ def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
     inside = _inside(len(names), starts, [end[i] for i in starts])[own]
     if not inside.any():
         return inside, len(owners), 0.0
-    prose_line = _prose_lines(line_tokens, link_share)
+    prose_line = prose_lines(line_tokens, link_share)
     first = int(np.argmax(inside))
     talk = inside & prose_line
     if from_prose and talk.any():
@@ -132,7 +132,7 @@ def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_token
     inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
     if prose < prose_tokens and not 0 < article_tokens <= prose:
         return none
-    before = _prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
+    before = prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
     if prose < prose_tokens and not in_article_markup(pb, owners, np.flatnonzero(before)):
         return none
     templates = lines.templates

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-#: A prose line: this many tokens or more, in a block with at most this link share.
-_PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
+from .comments import prose_lines
+
 #: A rail item: a line whose block is at least this share link text.
 _ITEM_LINK_SHARE = 0.6
 #: A rail: at least this many kept items of one template...
@@ -47,7 +47,7 @@ def teaser_rails(keep: np.ndarray, templates: np.ndarray, line_tokens: np.ndarra
     if not rails:
         return none
     in_rail = np.isin(templates, rails) & keep
-    prose = keep & ~in_rail & (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
+    prose = keep & ~in_rail & prose_lines(line_tokens, link_share)
     total = float(line_tokens[prose].sum())
     if total < prose_tokens:
         return none
