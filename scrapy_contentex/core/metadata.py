@@ -316,16 +316,12 @@ def rule_date(
         found = parse_date(meta.get(key))
         if found:
             return found
-    for key, value in meta.items():
-        if _PUBLISH_META.search(key):
-            found = parse_date(value)
-            if found:
-                return found
-    for key, value in meta.items():
-        if _date_named(key):
-            found = parse_date(value)
-            if found:
-                return found
+    for names_a_date in (_PUBLISH_META.search, _date_named):  # "published" names first
+        for key, value in meta.items():
+            if names_a_date(key):
+                found = parse_date(value)
+                if found:
+                    return found
     found = _markup_date(tree, times)
     if found:
         return found
