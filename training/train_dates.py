@@ -127,6 +127,11 @@ def train(pages: list[Page], names: tuple[str, ...], ridge: float = RIDGE) -> Lo
     )
 
 
+def picked_right(page: Page, pick: DateCandidate | None) -> bool:
+    """Whether ``pick``, one of the page's candidates or None, is a right one."""
+    return pick is not None and page.labels[page.cands.index(pick)]
+
+
 def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
     """Pages whose chosen date is right; ``model`` None scores the rule's own choice."""
     right = 0
@@ -134,8 +139,7 @@ def accuracy(pages: list[Page], model: LogisticModel | None) -> int:
         if model is None:
             right += page.rule_right()
             continue
-        best = choose(page.cands, page.rows, model)
-        right += best is not None and page.labels[page.cands.index(best)]
+        right += picked_right(page, choose(page.cands, page.rows, model))
     return right
 
 
@@ -179,7 +183,7 @@ def print_seeds(pages: list[Page], names: tuple[str, ...], seeds: int) -> None:
     """The CV's right pages on other draws of the folds: their spread is the noise a change must beat."""
     rows = []
     for seed in range(1, seeds + 1):
-        right = sum(pick is not None and page.labels[page.cands.index(pick)]
+        right = sum(picked_right(page, pick)
                     for page, pick in zip(pages, cv_picks(pages, names, seed=seed), strict=True))
         rows.append([f"seed {seed}", len(pages), f"{right / len(pages):.3f} ({right}/{len(pages)})"])
     print_table(["folds drawn with", "pages", "model"], rows,
@@ -190,7 +194,7 @@ def print_misses(records: list[tuple[dict, str]], pages: list[Page], names: tupl
     """Every cross-validated miss: gold, ours, each candidate (sources, offset, right or not), by family."""
     families: dict[str, list[str]] = {}
     for (record, html), page, pick in zip(records, pages, cv_picks(pages, names), strict=True):
-        if pick is not None and page.labels[page.cands.index(pick)]:
+        if picked_right(page, pick):
             continue
         lines = [f"{record['id']} {record.get('url')}\n  gold {record['date']}  ours {pick.iso if pick else None}"]
         lines += [f"  {'*' if right else ' '} {c.key} {sorted(c.sources)} offset={c.offset} raw={c.raw[:50]!r}"
