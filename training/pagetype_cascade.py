@@ -350,29 +350,39 @@ def band_section(x1: np.ndarray, y: np.ndarray, groups: list[str], in_pagetype: 
                 "|logit(p) - logit(t)| <= width (t: the fold's threshold)")
 
 
+def _means(preds: list[np.ndarray], y: np.ndarray, masks: dict[str, np.ndarray]) -> list[float]:
+    """Means over the fold assignments: index recall, content recall, Chinese balanced
+    accuracy, and the share passed on as content of threads, products and wcxb-dev listings."""
+    zh, thread, products, listing = masks["zh"], masks["thread"], masks["products"], masks["listing"]
+    return [float(np.mean([_bal(p, y)[1] for p in preds])), float(np.mean([_bal(p, y)[2] for p in preds])),
+            float(np.mean([_bal(p[zh], y[zh])[0] for p in preds])),
+            float(np.mean([(~p[thread]).mean() for p in preds])),
+            float(np.mean([(~p[products]).mean() for p in preds])),
+            float(np.mean([p[listing].mean() for p in preds]))]
+
+
 def cascade_section(x1: np.ndarray, signals: dict[str, np.ndarray], y: np.ndarray, groups: list[str],
-                    zh: np.ndarray, thread: np.ndarray, configs: list[tuple[str, str, float | tuple, str]]) -> None:
+                    masks: dict[str, np.ndarray], configs: list[tuple[str, str, float | tuple, str]]) -> None:
     """Step 3: each cascade on the five fold assignments, paired with the shipped recipe."""
     base = [run_cv(x1, x1[:, :0], y, groups, 0.0, s)[0] for s in SEEDS]
     base_acc = np.array([_bal(p, y)[0] for p in base])
     rows = [["shipped recipe (stage 1 only)", "", " ".join(f"{v:.3f}" for v in base_acc),
-             base_acc.mean(), "", np.mean([_bal(p, y)[1] for p in base]),
-             np.mean([_bal(p, y)[2] for p in base]), np.mean([_bal(p[zh], y[zh])[0] for p in base]),
-             np.mean([(~p[thread]).mean() for p in base]), 0.0]]
+             base_acc.mean(), "", *_means(base, y, masks), 0.0]]
     for name, signal, width, mode in configs:
         res = [run_cv(x1, signals[signal], y, groups, width, s, mode) for s in SEEDS]
         acc = np.array([_bal(p, y)[0] for p, _ in res])
         diff = acc - base_acc
         rows.append([name, mode, " ".join(f"{v:.3f}" for v in acc), acc.mean(),
                      f"{diff.mean():+.4f} [{diff.min():+.4f}, {diff.max():+.4f}]",
-                     np.mean([_bal(p, y)[1] for p, _ in res]), np.mean([_bal(p, y)[2] for p, _ in res]),
-                     np.mean([_bal(p[zh], y[zh])[0] for p, _ in res]),
-                     np.mean([(~p[thread]).mean() for p, _ in res]), np.mean([b.mean() for _, b in res])])
+                     *_means([p for p, _ in res], y, masks), np.mean([b.mean() for _, b in res])])
         print(f"  measured: {name} ({mode})", flush=True)
     print_table(["second stage", "inputs", "bal.acc (default, seeds 1-4)", "mean", "paired diff [min, max]",
-                 "index rec", "content rec", "Chinese", "threads", "band share"], rows,
+                 "index rec", "content rec", "Chinese", "threads", "products", "wcxb listing", "band share"],
+                rows,
                 title=f"Step 3: cascade, grouped {FOLDS}-fold CV on {len(SEEDS)} fold assignments (means over "
-                "the assignments; second stage fitted on the training folds' band pages)")
+                "the assignments; second stage fitted on the training folds' band pages; products, wcxb listing: "
+                "share passed on as content of the products set's pages, share typed index of wcxb-dev's "
+                "listing pages)")
 
 
 def cost_section(texts: list[str], width: float, repeats: int = 3) -> None:
@@ -458,6 +468,8 @@ def main(argv: list[str] | None = None) -> int:
             "zh": np.array([p.zh for p in pages]),
             "thread": np.array([p.thread for p in pages]),
             "pagetype": np.array([p.source == "pagetype" for p in pages]),
+            "products": np.array([p.source == "products" for p in pages]),
+            "listing": np.array([p.page_type == "listing" for p in pages]),
             "scan": np.array([[band_features(s)[n] for n in BAND_FEATURES] for s in scans]),
             "dom": None if args.no_dom else
             np.array([[dom_features(p.doc.html)[n] for n in DOM_FEATURES] for p in pages]),
@@ -483,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
         configs += [("tree signals, width 1.0", "dom", 1.0, "stack"),
                     ("tree signals, width 2.0", "dom", 2.0, "stack"),
                     ("scan and tree signals, width 2.0", "scan+dom", 2.0, "stack")]
-    cascade_section(x1, signals, y, groups, data["zh"], data["thread"], configs)
+    masks = {k: data[k] for k in ("zh", "thread", "products", "listing")}
+    cascade_section(x1, signals, y, groups, masks, configs)
     if not args.no_cost:
         cost_section(data["texts"], 2.0)
     return 0
