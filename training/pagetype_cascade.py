@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import pickle
 import re
 import time
 from collections.abc import Callable
@@ -68,6 +67,7 @@ from scrapy_contentex.core.pagetype import (
     classify,
 )
 from scrapy_contentex.core.pagetype_model import load_model
+from training.pagetype_article_features import _cached
 from training.train_pagetype import (
     CONTENT_RECALL_FLOOR,
     FOLDS,
@@ -436,18 +436,6 @@ def cost_section(texts: list[str], width: float, repeats: int = 3) -> None:
                 f"width {width} (each step right after a parse of the same page, best of {repeats}, CPU time)")
 
 
-def _cached(path: Path | None, make):
-    if path is not None and path.exists():
-        with open(path, "rb") as fh:
-            return pickle.load(fh)
-    value = make()
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "wb") as fh:
-            pickle.dump(value, fh)
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, help="keep the pages' features here between runs")
@@ -476,6 +464,8 @@ def main(argv: list[str] | None = None) -> int:
             "texts": [p.doc.html for p in pages if p.source == "pagetype"],
         }
 
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
     data = _cached(args.cache / "cascade.pkl" if args.cache else None, build)
     x1, y, groups = data["x1"], data["y"], data["groups"]
     print(f"{len(y)} labelled pages ({int(y.sum())} index)")
