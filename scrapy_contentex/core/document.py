@@ -111,8 +111,19 @@ def looks_binary(data: bytes) -> bool:
 
 def decode_html(data: bytes | str, content_type: str | None = None) -> str:
     """Return the page as text; raise NotHtmlError/EmptyDocumentError on bad input."""
+    return _decoded(data, content_type)[0]
+
+
+def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, bytes | None]:
+    """:func:`decode_html`'s text, and the body bytes when they are that text's exact UTF-8.
+
+    Most pages come as UTF-8: the parser reads UTF-8 bytes, and encoding
+    the text again would rebuild the bytes we were given (a copy of the
+    whole page). Only a strict UTF-8 decode proves the bytes are exactly
+    the text's encoding; any other decode gives no bytes (None).
+    """
     if isinstance(data, str):
-        text = data
+        text, same = data, None
     else:
         if not data or data.isspace():  # (strip() would copy the whole body to say so)
             raise EmptyDocumentError("empty body")
@@ -121,10 +132,21 @@ def decode_html(data: bytes | str, content_type: str | None = None) -> str:
         encoding = detect_encoding(data, content_type)
         bom_enc, bom = read_bom(data)
         body = data[len(bom):] if bom_enc else data
-        text = body.decode(encoding, errors="replace")
+        same = body if _is_utf8(encoding) else None
+        text = _strict(body, "utf-8") if same is not None else None
+        if text is None:
+            same = None
+            text = body.decode(encoding, errors="replace")
     if not text or text.isspace():
         raise EmptyDocumentError("empty body")
-    return text
+    return text, same
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def looks_like_html(data: bytes | str) -> bool:
@@ -204,9 +226,12 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
-def _parser_input(text: str) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?')."""
-    data = text.encode("utf-8", "replace")
+def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
+
+    ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
+    """
+    data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
     return data
@@ -223,12 +248,17 @@ def parse_html(text: str) -> lxml_html.HtmlElement:
     return _parsed(text)[0]
 
 
-def _parsed(text: str) -> tuple[lxml_html.HtmlElement, bytes]:
-    """:func:`parse_html`'s tree and the UTF-8 bytes libxml2 read to build it."""
-    text = _XML_DECL_RE.sub("", text, count=1)
+def _parsed(text: str, utf8: bytes | None = None) -> tuple[lxml_html.HtmlElement, bytes]:
+    """:func:`parse_html`'s tree and the UTF-8 bytes libxml2 read to build it.
+
+    ``utf8`` may give ``text`` as UTF-8 bytes already (see ``_decoded``).
+    """
+    declared = _XML_DECL_RE.match(text)
+    if declared:
+        text, utf8 = text[declared.end():], None  # (the bytes still hold the declaration)
     if not text or text.isspace():
         raise EmptyDocumentError("empty document")
-    data = _parser_input(text)
+    data = _parser_input(text, utf8)
     if not data or data.isspace():
         raise EmptyDocumentError("empty document")
     try:
@@ -323,12 +353,13 @@ class Document:
 
     def __init__(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> None:
         self.url = url
-        self.html = decode_html(html, content_type)
+        self.html, self._utf8 = _decoded(html, content_type)
 
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
         """The parsed tree; treat it as read-only (use fresh_tree to mutate)."""
-        root, self._markup = _parsed(self.html)
+        root, self._markup = _parsed(self.html, self._utf8)
+        self._utf8 = None  # the parser's bytes are kept as ``markup`` now
         return root
 
     @property
