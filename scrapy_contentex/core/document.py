@@ -74,14 +74,21 @@ def detect_encoding(data: bytes, content_type: str | None = None) -> str:
     leftover) are common and a strict UTF-8 decode of non-ASCII bytes is
     almost never a false positive.
     """
+    return _detection(data, content_type)[0]
+
+
+def _detection(data: bytes, content_type: str | None = None) -> tuple[str, str | None]:
+    """:func:`detect_encoding`'s choice, and ``data`` decoded with it when a strict
+    decode of all of ``data`` is what proved the choice (the text is kept, not
+    decoded a second time), else None."""
     header_enc = http_content_type_encoding(content_type) if content_type else None
-    if header_enc and _strict(data, header_enc) is not None:
-        return header_enc
+    if header_enc and (text := _strict(data, header_enc)) is not None:
+        return header_enc, text
     bom_enc, _ = read_bom(data)
     if bom_enc:
-        return bom_enc
-    if _strict(data, "utf-8") is not None:
-        return "utf-8"
+        return bom_enc, None
+    if (text := _strict(data, "utf-8")) is not None:
+        return "utf-8", text
     declared = html_body_declared_encoding(data)
     if declared:
         declared = resolve_encoding(declared) or declared
@@ -91,11 +98,11 @@ def detect_encoding(data: bytes, content_type: str | None = None) -> str:
             codecs.lookup(declared)
         except LookupError:
             declared = None
-    if declared and _strict(data, declared) is not None:
-        return declared
+    if declared and (text := _strict(data, declared)) is not None:
+        return declared, text
     if header_enc:
-        return header_enc
-    return declared or _detect(data)
+        return header_enc, None
+    return declared or _detect(data), None
 
 
 def looks_binary(data: bytes) -> bool:
@@ -129,13 +136,15 @@ def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, b
             raise EmptyDocumentError("empty body")
         if looks_binary(data):
             raise NotHtmlError("binary body (not HTML)")
-        encoding = detect_encoding(data, content_type)
+        encoding, text = _detection(data, content_type)
         bom_enc, bom = read_bom(data)
+        if bom_enc:  # the detection's text, if any, holds the BOM
+            text = None
         body = data[len(bom):] if bom_enc else data
-        same = body if _is_utf8(encoding) else None
-        text = _strict(body, "utf-8") if same is not None else None
+        if text is None and _is_utf8(encoding):
+            text = _strict(body, "utf-8")
+        same = body if text is not None and _is_utf8(encoding) else None
         if text is None:
-            same = None
             text = body.decode(encoding, errors="replace")
     if not text or text.isspace():
         raise EmptyDocumentError("empty body")
