@@ -89,6 +89,28 @@ def test_parse_xml_declaration_and_control_chars():
     assert root.text_content() == "abc"
 
 
+@pytest.mark.parametrize("raw", [
+    page(ZH.encode("utf-8")),
+    b"\xef\xbb\xbf" + page(ZH.encode("utf-8")),  # a BOM
+    b'  <?xml version="1.0" encoding="utf-8"?>' + page(ZH.encode("utf-8")),
+    page(b"a\x01b\x0cc"),  # control characters libxml2 refuses
+    page(ZH.encode("gbk"), b'<meta charset="gbk">'),
+    b"\xef\xbb\xbf" + page(b"not \xff UTF-8"),  # a UTF-8 BOM on bytes that are not
+    page(b"not \xff UTF-8", b'<meta charset="utf-8">'),
+])
+def test_bytes_parse_exactly_like_their_text(raw):
+    from_bytes, from_text = Document(raw), Document(decode_html(raw))
+    assert from_bytes.html == from_text.html
+    assert from_bytes.markup == from_text.markup
+    assert etree.tostring(from_bytes.tree) == etree.tostring(from_text.tree)
+
+
+def test_utf8_bytes_are_parsed_as_they_came():
+    raw = page(ZH.encode("utf-8"))
+    assert Document(raw).markup is raw  # not decoded and encoded back: the same object
+    assert Document(raw.decode("utf-8")).markup == raw
+
+
 def test_deep_nesting_keeps_the_text():
     html = "<html><body><p>start</p>" + "<div>" * 50000 + "deep" + "</div>" * 50000 + "<p>end</p></body></html>"
     text = parse_html(html).text_content()

@@ -309,7 +309,9 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
     tree = parse_html(
         "<html><body><p>Menu</p><p>Currently unavailable</p><p>In stock now, in stock later</p>"
         "<p>This item is not available</p><p>缺货</p><p>" + "long text " * 20 + "out of stock</p>"
-        "<p>现货</p><p>No longer available in stock</p><p>Temporarily out of stock</p></body></html>"
+        "<p>现货</p><p>No longer available in stock</p><p>Temporarily out of stock</p>"
+        # repeated texts (searched once) keep their places, each leaf its own
+        "<p>Sold out</p><p>Menu</p><p>SOLD OUT</p><p>Currently unavailable</p></body></html>"
     )
     leaves = text_leaves(tree.find("body"))
     expected = []
@@ -320,7 +322,9 @@ def test_stock_scan_finds_what_a_search_per_text_finds():
     got = [(str(leaf), phrase) for leaf, phrase in _stock_matches(leaves)]
     assert got == [(t, g) for t, g, _ in expected]
     assert [g for _, g in got] == ["currently unavailable", "in stock", "not available", "缺货", "现货",
-                                   "no longer available", "temporarily out of stock"]
+                                   "no longer available", "temporarily out of stock", "sold out", "sold out",
+                                   "currently unavailable"]
+    assert [str(leaf) for leaf, _ in got][-3:] == ["Sold out", "SOLD OUT", "Currently unavailable"]
 
 
 def test_camel_case_microdata_scope_is_still_read():

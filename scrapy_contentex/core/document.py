@@ -74,14 +74,21 @@ def detect_encoding(data: bytes, content_type: str | None = None) -> str:
     leftover) are common and a strict UTF-8 decode of non-ASCII bytes is
     almost never a false positive.
     """
+    return _detection(data, content_type)[0]
+
+
+def _detection(data: bytes, content_type: str | None = None) -> tuple[str, str | None]:
+    """:func:`detect_encoding`'s choice, and ``data`` decoded with it when a strict
+    decode of all of ``data`` is what proved the choice (the text is kept, not
+    decoded a second time), else None."""
     header_enc = http_content_type_encoding(content_type) if content_type else None
-    if header_enc and _strict(data, header_enc) is not None:
-        return header_enc
+    if header_enc and (text := _strict(data, header_enc)) is not None:
+        return header_enc, text
     bom_enc, _ = read_bom(data)
     if bom_enc:
-        return bom_enc
-    if _strict(data, "utf-8") is not None:
-        return "utf-8"
+        return bom_enc, None
+    if (text := _strict(data, "utf-8")) is not None:
+        return "utf-8", text
     declared = html_body_declared_encoding(data)
     if declared:
         declared = resolve_encoding(declared) or declared
@@ -91,11 +98,11 @@ def detect_encoding(data: bytes, content_type: str | None = None) -> str:
             codecs.lookup(declared)
         except LookupError:
             declared = None
-    if declared and _strict(data, declared) is not None:
-        return declared
+    if declared and (text := _strict(data, declared)) is not None:
+        return declared, text
     if header_enc:
-        return header_enc
-    return declared or _detect(data)
+        return header_enc, None
+    return declared or _detect(data), None
 
 
 def looks_binary(data: bytes) -> bool:
@@ -111,20 +118,44 @@ def looks_binary(data: bytes) -> bool:
 
 def decode_html(data: bytes | str, content_type: str | None = None) -> str:
     """Return the page as text; raise NotHtmlError/EmptyDocumentError on bad input."""
+    return _decoded(data, content_type)[0]
+
+
+def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, bytes | None]:
+    """:func:`decode_html`'s text, and the body bytes when they are that text's exact UTF-8.
+
+    Most pages come as UTF-8: the parser reads UTF-8 bytes, and encoding
+    the text again would rebuild the bytes we were given (a copy of the
+    whole page). Only a strict UTF-8 decode proves the bytes are exactly
+    the text's encoding; any other decode gives no bytes (None).
+    """
     if isinstance(data, str):
-        text = data
+        text, same = data, None
     else:
         if not data or data.isspace():  # (strip() would copy the whole body to say so)
             raise EmptyDocumentError("empty body")
         if looks_binary(data):
             raise NotHtmlError("binary body (not HTML)")
-        encoding = detect_encoding(data, content_type)
+        encoding, text = _detection(data, content_type)
         bom_enc, bom = read_bom(data)
+        if bom_enc:  # the detection's text, if any, holds the BOM
+            text = None
         body = data[len(bom):] if bom_enc else data
-        text = body.decode(encoding, errors="replace")
+        if text is None and _is_utf8(encoding):
+            text = _strict(body, "utf-8")
+        same = body if text is not None and _is_utf8(encoding) else None
+        if text is None:
+            text = body.decode(encoding, errors="replace")
     if not text or text.isspace():
         raise EmptyDocumentError("empty body")
-    return text
+    return text, same
+
+
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def looks_like_html(data: bytes | str) -> bool:
@@ -204,9 +235,12 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
-def _parser_input(text: str) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?')."""
-    data = text.encode("utf-8", "replace")
+def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
+
+    ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
+    """
+    data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
     return data
@@ -223,12 +257,17 @@ def parse_html(text: str) -> lxml_html.HtmlElement:
     return _parsed(text)[0]
 
 
-def _parsed(text: str) -> tuple[lxml_html.HtmlElement, bytes]:
-    """:func:`parse_html`'s tree and the UTF-8 bytes libxml2 read to build it."""
-    text = _XML_DECL_RE.sub("", text, count=1)
+def _parsed(text: str, utf8: bytes | None = None) -> tuple[lxml_html.HtmlElement, bytes]:
+    """:func:`parse_html`'s tree and the UTF-8 bytes libxml2 read to build it.
+
+    ``utf8`` may give ``text`` as UTF-8 bytes already (see ``_decoded``).
+    """
+    declared = _XML_DECL_RE.match(text)
+    if declared:
+        text, utf8 = text[declared.end():], None  # (the bytes still hold the declaration)
     if not text or text.isspace():
         raise EmptyDocumentError("empty document")
-    data = _parser_input(text)
+    data = _parser_input(text, utf8)
     if not data or data.isspace():
         raise EmptyDocumentError("empty document")
     try:
@@ -323,12 +362,13 @@ class Document:
 
     def __init__(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> None:
         self.url = url
-        self.html = decode_html(html, content_type)
+        self.html, self._utf8 = _decoded(html, content_type)
 
     @cached_property
     def tree(self) -> lxml_html.HtmlElement:
         """The parsed tree; treat it as read-only (use fresh_tree to mutate)."""
-        root, self._markup = _parsed(self.html)
+        root, self._markup = _parsed(self.html, self._utf8)
+        self._utf8 = None  # the parser's bytes are kept as ``markup`` now
         return root
 
     @property

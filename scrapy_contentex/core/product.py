@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
+from itertools import compress
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -738,23 +739,32 @@ _SHORTER_PARTS = {p: tuple(q for q in _STOCK_PHRASES if q != p and q in p) for p
 def _stock_matches(leaves: list, max_len: int = 80):
     """(leaf, first stock phrase in it) for the short leaves that have one, in order.
 
-    The lower-cased short texts are joined (by newlines, which no phrase
-    holds, so no match spans two texts) and each phrase present is located
-    with ``str.find``: a regex call per text, or an alternation compiled for
-    each page's set of phrases, cost more. A text's phrase is the one
-    ``re.search`` with the alternation would give: the leftmost, and at one
-    position the first in ``_STOCK_PHRASES`` order.
+    A text's phrase depends on the text alone, so each distinct lower-cased
+    short text is searched once (menus, footers and vendor lists repeat
+    theirs, up to thousands of times on one page). They are joined (by
+    newlines, which no phrase holds, so no match spans two texts) and each
+    phrase present is located with ``str.find``: a regex call per text, or
+    an alternation compiled for each page's set of phrases, cost more. A
+    text's phrase is the one ``re.search`` with the alternation would give:
+    the leftmost, and at one position the first in ``_STOCK_PHRASES`` order.
     """
     short = [leaf for leaf in leaves if len(leaf) <= max_len]
     if not short:
         return
     lowered = [leaf.lower() for leaf in short]
+    found = _first_phrases(list(dict.fromkeys(lowered)))
+    for index in compress(range(len(lowered)), map(found.__contains__, lowered)):
+        yield short[index], found[lowered[index]]
+
+
+def _first_phrases(texts: list[str]) -> dict[str, str]:
+    """The first stock phrase (as ``_stock_matches`` defines it) of each of ``texts`` that has one."""
     starts = []
     pos = 0
-    for low in lowered:
+    for text in texts:
         starts.append(pos)
-        pos += len(low) + 1
-    joined = "\n".join(lowered)
+        pos += len(text) + 1
+    joined = "\n".join(texts)
     hits: list[tuple[int, int, str]] = []
     # a page without a letter of another script holds none of its phrases
     phrases = _ORDERED_PHRASES if _NON_LATIN_RE.search(joined) else _LATIN_PHRASES
@@ -769,13 +779,14 @@ def _stock_matches(leaves: list, max_len: int = 80):
         while at >= 0:
             hits.append((at, order, phrase))
             at = joined.find(phrase, at + 1)
+    found: dict[str, str] = {}
     last = -1
     for at, _, phrase in sorted(hits):
         index = bisect_right(starts, at) - 1
-        if index == last:
-            continue
-        last = index
-        yield short[index], phrase
+        if index != last:
+            last = index
+            found[texts[index]] = phrase
+    return found
 
 
 # "(19 available)", "(3 left)": a count in brackets after a stock statement.
