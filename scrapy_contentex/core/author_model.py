@@ -5,18 +5,23 @@ A page names people in many places: JSON-LD and meta tags, ``itemprop`` and
 author cards, elements whose class says author, a forum post's user, a bare
 name on the dateline. The ordered rule of :mod:`.metadata`
 (:func:`~.metadata.rule_authors`) trusts them in a fixed order, and that
-order was written from one set's misses. Here every source's names become a
-candidate (lists that start with the same person merged, so the sources
-that agree are counted), each gets features (which sources state it, how
-many, whether the rule picked it, whether it reads as a person, a handle or
+order was written from one set's misses. Here the names of every source the
+rule read before it stopped become candidates (lists that start with the
+same person merged, so the sources that agree are counted; the sources it
+did not need stay unread, see :func:`~.metadata.author_candidates`), each
+gets features (which sources state it, how many, whether the rule picked it, whether it reads as a person, a handle or
 the site's name, whether and where the page prints it relative to the
 headline), and a conditional logit scores them against one more option:
 no author at all (many pages name nobody, and a name read off a list of
 posts or a related story is a wrong answer too).
 
-``training/train_authors.py`` fits the weights
-(scrapy_contentex/models/authors.json) with grouped cross-validation; the
-file is read once per process, on first use.
+"No author" must beat the best name by a margin (in the model file) before
+a name is withheld; training picks the smallest margin that keeps the
+grouped-CV author accuracy within a point of the rule's, so the model takes
+names away only where that costs the pages with an author nothing
+measurable. ``training/train_authors.py`` fits the weights and the margin
+(scrapy_contentex/models/authors.json); the file is read once per process,
+on first use.
 """
 
 from __future__ import annotations
