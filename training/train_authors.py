@@ -22,7 +22,6 @@ trained on: benchmarks.metadata checks them.
 from __future__ import annotations
 
 import argparse
-import json
 
 import numpy as np
 
@@ -38,7 +37,7 @@ from scrapy_contentex.core.author_model import (
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.metadata import page_author_candidates
 from scrapy_contentex.core.pagetype_model import LogisticModel
-from training.train_dates import fit_choice
+from training.train_dates import fit_choice, model_json
 
 SET = "wcxb-dev"
 FOLDS = 5
@@ -196,11 +195,6 @@ def feature_names() -> tuple[str, ...]:
     return tuple(features([AuthorCandidate(["x"])], page)[0])
 
 
-def model_json(model: LogisticModel) -> str:
-    """The model file's exact text."""
-    return json.dumps(model.to_json(), indent=1) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
@@ -224,7 +218,6 @@ def main(argv: list[str] | None = None) -> int:
         MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
         print(f"wrote {MODEL_PATH}")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())
