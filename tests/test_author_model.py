@@ -48,7 +48,7 @@ def test_features_place_a_name_against_the_headline_and_the_no_author_row_holds_
     assert first["printed_count"] > 0 and first["no_author"] == 0 and first["none_dated"] == 0
     assert second["printed"] == 0 and second["near_headline"] == 0
     assert none["no_author"] == 1 and none["none_dated"] == 1 and none["none_rule_printed"] == 1
-    assert none["from_rule"] == 0 and none["none_rule_none"] == 0
+    assert none["from_rule"] == 0 and none["none_rule_names"] == first["names"]
 
 
 def test_no_author_is_chosen_only_when_it_beats_the_best_name_by_the_margin():

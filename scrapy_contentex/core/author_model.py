@@ -120,18 +120,14 @@ def features(cands: list[AuthorCandidate], page: PageContext) -> list[dict[str, 
     its own features (a page whose names all come from weak sources is more
     often a page with no author).
     """
-    rows = []
-    for cand in cands:
-        rows.append(_candidate_row(cand, page))
+    rows = [_candidate_row(cand, page) for cand in cands]
     rule = next((row for cand, row in zip(cands, rows, strict=True) if "rule" in cand.sources), None)
     declared = any(c.sources & {"ld", "meta", "semantic"} and not c.organisation for c in cands)
-    rule_none = not any("rule" in c.sources for c in cands)
     none = dict.fromkeys(rows[0] if rows else _candidate_row(AuthorCandidate(["x"]), page), 0.0)
     none.update({
         "no_author": 1.0,
         "none_candidates": math.log1p(len(cands)),
         "none_declared_person": float(declared),
-        "none_rule_none": float(rule_none),
         "none_printed_near": float(any(r["near_headline"] for r in rows)),
         "none_strong": float(any(r["strong"] for r in rows)),
         **{f"none_{fact}": float(page.facts.get(fact, 0.0)) for fact in PAGE_FACTS},
