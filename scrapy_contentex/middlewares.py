@@ -47,9 +47,9 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WINDOW, LoopPool, WorkerError, WorkerPool
+from .pool import WINDOW, WIRE_FUNCTION, LoopPool, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
-from .work import PageResult, WorkSettings, failed_item, has_text, process_page
+from .work import PageResult, WorkSettings, failed_item, from_wire, has_text, process_page
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -261,11 +261,6 @@ def spider_kind(crawler: Crawler, config: ContentexSettings) -> str:
     return config.kind
 
 
-def work_args(response: Response, kind: str, settings: WorkSettings, extract: bool) -> tuple:
-    """The arguments of ``work.process_page`` for one response (all picklable)."""
-    return (response.body, response.url, _content_type(response), kind, settings, extract)
-
-
 # Results the worker middleware computed, waiting for the spider middleware:
 # per crawler, per response object (both weak, so nothing outlives its response).
 _READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageResult]] = \
@@ -273,7 +268,11 @@ _READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageR
 
 
 def _ready(crawler: Any) -> weakref.WeakKeyDictionary[Response, PageResult]:
-    return _READY.setdefault(crawler, weakref.WeakKeyDictionary())
+    """The crawler's results in waiting (each middleware looks it up once)."""
+    ready = _READY.get(crawler)
+    if ready is None:
+        ready = _READY[crawler] = weakref.WeakKeyDictionary()
+    return ready
 
 
 class _Component:
@@ -326,6 +325,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         self._steers = bool(self.config.index_priority_boost) or self.config.content_follow_limit >= 0
         self._progress_task: Any = None
         self._last_progress = ""
+        self._ready = _ready(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
@@ -430,13 +430,13 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         checks there and has its result waiting; any other is checked and
         classified here (extraction then follows in the pipeline, if needed).
         """
-        done = _ready(self.crawler).pop(response, None)
+        done = self._ready.pop(response, None)
         if done is None:
             if reason := skip_reason(response, self.config.max_page_size):
                 self._states[response] = self._skip(response, reason)
                 return
-            done = process_page(*work_args(response, self._kind_for(response), self.work,
-                                           extract=False))
+            done = process_page(response.body, response.url, _content_type(response),
+                                self._kind_for(response), self.work, extract=False)
         self._states[response] = self._apply(response, done)
 
     # The two output hooks do what BaseSpiderMiddleware's do (each request
@@ -615,6 +615,7 @@ class ContentexWorkerMiddleware(_Component):
         self.pool: WorkerPool | LoopPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
         self._inbox: _Inbox | None = None
+        self._ready = _ready(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexWorkerMiddleware:
@@ -634,9 +635,10 @@ class ContentexWorkerMiddleware(_Component):
             loop = _event_loop()
             if loop is not None:
                 self.pool = LoopPool(self.config.workers, timeout=self.config.worker_timeout,
-                                     loop=loop)
+                                     function=WIRE_FUNCTION, loop=loop)
             else:
-                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout,
+                                       function=WIRE_FUNCTION)
         return self.pool
 
     async def process_response(self, request: Request, response: Response,
@@ -646,15 +648,18 @@ class ContentexWorkerMiddleware(_Component):
             return response  # the spider middleware counts the skip
         kind = self._kind_for(response)
         async with self.gate:
-            pool = self._ensure_pool()
-            future = pool.submit(*work_args(response, kind, self.work, True))
+            pool = self.pool or self._ensure_pool()
+            # work.process_page_wire: the result comes back as a plain tuple.
+            future = pool.submit(response.body, response.url, _content_type(response), kind,
+                                 self.work)
             try:
-                done = await (future if isinstance(pool, LoopPool) else self._awaitable(future))
+                done = from_wire(await (future if isinstance(pool, LoopPool)
+                                        else self._awaitable(future)))
             except WorkerError as exc:
                 done = self._failure(response, kind, exc)
             except Exception as exc:  # the function itself failed in the worker
                 done = self._failure(response, kind, WorkerError(repr(exc)))
-        _ready(self.crawler)[response] = done
+        self._ready[response] = done
         return response
 
     def _awaitable(self, future: Future) -> Any:
