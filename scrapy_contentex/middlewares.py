@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
@@ -56,8 +57,8 @@ if TYPE_CHECKING:
 
     from scrapy.crawler import Crawler
 
-__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "has_text", "skip_reason",
-           "summary", "tag_page_type"]
+__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "StatsBuffer", "has_text",
+           "publish_stats", "skip_reason", "stats_buffer", "summary", "tag_page_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +72,88 @@ META_PROBABILITY = "contentex_content_probability"  # 0..1, that the page is a c
 
 def probability_band(probability: float) -> str:
     """The tenth a content probability falls in, as a stat key part: "0.9-1.0"."""
-    low = min(int(probability * 10), 9)
-    return f"{low / 10:.1f}-{(low + 1) / 10:.1f}"
+    return _BANDS[min(int(probability * 10), 9)]
+
+
+_BANDS = tuple(f"{low / 10:.1f}-{(low + 1) / 10:.1f}" for low in range(10))
+
+# The contentex/* stats reach the crawler's stats collector at most this many
+# seconds after they were counted (and at every progress line, and at close).
+STATS_PUBLISH_INTERVAL = 1.0
+
+
+class StatsBuffer:
+    """A crawler's contentex/* stats, counted in plain dicts and published in batches.
+
+    Why: every call on Scrapy 2.19's stats collector goes through its
+    ``__getattribute__`` and a wrapper that checks for a deprecated
+    ``spider`` argument (about 1.2 us a call when idle, several times that
+    in a busy crawl), and a page made eight such calls on the crawl's main
+    thread, the one that sets a crawl's pace; a shared collector (scrapy-redis's
+    ``STATS_CLASS``) makes each call a round trip to Redis. Here a count is
+    a dict update; ``publish`` adds what was counted to the collector, which
+    happens at most ``STATS_PUBLISH_INTERVAL`` seconds later, on each
+    progress line and when the spider closes (the pipeline's
+    ``close_spider``, the middlewares' ``spider_closed``), before Scrapy
+    dumps the stats. Millisecond totals are rounded to 0.1 when published
+    (float sums would carry binary noise).
+    """
+
+    def __init__(self, stats: Any) -> None:
+        self.stats = stats
+        self.counts: dict[str, int | float] = {}
+        self.ms: dict[str, float] = {}
+        self._due = time.monotonic() + STATS_PUBLISH_INTERVAL
+
+    def inc(self, key: str, count: int | float = 1) -> None:
+        """Add ``count`` to the stat ``contentex/<key>``."""
+        counts = self.counts
+        counts[key] = counts.get(key, 0) + count
+        if time.monotonic() >= self._due:
+            self.publish()
+
+    def add_ms(self, key: str, ms: float) -> None:
+        """Add ``ms`` milliseconds to the total ``contentex/<key>``."""
+        totals = self.ms
+        totals[key] = totals.get(key, 0.0) + ms
+        if time.monotonic() >= self._due:
+            self.publish()
+
+    def publish(self) -> None:
+        """Add everything counted since the last call to the stats collector."""
+        self._due = time.monotonic() + STATS_PUBLISH_INTERVAL
+        counts, self.counts = self.counts, {}
+        totals, self.ms = self.ms, {}
+        stats = self.stats
+        if stats is None:
+            return
+        for key, count in counts.items():
+            stats.inc_value(f"contentex/{key}", count)
+        for key, ms in totals.items():
+            total = stats.get_value(f"contentex/{key}", 0) + ms
+            stats.set_value(f"contentex/{key}", round(total, 1))
+
+
+_BUFFERS: weakref.WeakKeyDictionary[Any, StatsBuffer] = weakref.WeakKeyDictionary()
+
+
+def stats_buffer(crawler: Any) -> StatsBuffer:
+    """The crawler's StatsBuffer, shared by the middlewares and the pipeline
+    (a private one for a component built without a crawler)."""
+    if crawler is None:
+        return StatsBuffer(None)
+    buffer = _BUFFERS.get(crawler)
+    if buffer is None:
+        buffer = _BUFFERS[crawler] = StatsBuffer(getattr(crawler, "stats", None))
+    return buffer
+
+
+def publish_stats(crawler: Any) -> None:
+    """Publish the crawler's contentex/* counts now (they are otherwise at most
+    ``STATS_PUBLISH_INTERVAL`` seconds late until the spider closes)."""
+    buffer = _BUFFERS.get(crawler)
+    if buffer is not None:
+        buffer.publish()
 
 
 # Tasks in flight per worker: the pool's window (one running, the next ones
@@ -280,6 +361,7 @@ class _Component:
 
     crawler: Crawler
     stats: Any
+    counts: StatsBuffer
     spider_kind: str
     _logged: set[str]
 
@@ -292,8 +374,7 @@ class _Component:
                    extra={"spider": getattr(self.crawler, "spider", None)})
 
     def _inc(self, key: str, count: int | float = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(f"contentex/{key}", count)
+        self.counts.inc(key, count)
 
     def _kind_for(self, response: Response) -> str:
         meta_kind = _meta(response).get(META_KIND)
@@ -317,6 +398,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         super().__init__(crawler)
         self.config = config or ContentexSettings()
         self.stats = crawler.stats
+        self.counts = stats_buffer(crawler)
         self._states: weakref.WeakKeyDictionary[Response, _State] = weakref.WeakKeyDictionary()
         self._logged: set[str] = set()
         self.spider_kind = self.config.kind
@@ -340,12 +422,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     # -- helpers ---------------------------------------------------------
 
-    def _add_ms(self, key: str, ms: float) -> None:
-        # set_value with rounding: inc_value of floats accumulates binary noise.
-        if self.stats is not None:
-            total = self.stats.get_value(f"contentex/{key}", 0) + ms
-            self.stats.set_value(f"contentex/{key}", round(total, 1))
-
     def _skip(self, response: Response, reason: str) -> _State:
         self._inc(f"skipped/{reason}")
         meta = _meta(response)
@@ -357,7 +433,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def _apply(self, response: Response, result: PageResult) -> _State:
         """The one place a page's classification becomes meta, stats and logs."""
-        self._add_ms("classify_time_ms", result.classify_ms)
+        counts = self.counts
+        counts.add_ms("classify_time_ms", result.classify_ms)
         if result.label is None:
             return self._skip(response, result.skip or "decode")
         if result.classify_error:
@@ -370,7 +447,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
                            "contentex: record-page check failed on %s: %s", response.url,
                            result.record_error)
         if result.by_record:
-            self._inc("pages/content_by_record")
+            counts.inc("pages/content_by_record")
         meta = _meta(response)
         meta.pop(META_SKIPPED, None)
         meta[META_PAGE_TYPE] = result.label
@@ -379,9 +456,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         if result.probability is not None:
             meta[META_PROBABILITY] = result.probability
             band = probability_band(result.probability)
-            self._inc(f"pages/content_prob/{band}")
-            self._inc(f"pages/{result.label}/content_prob/{band}")
-        self._inc(f"pages/{result.label}")
+            counts.inc(f"pages/content_prob/{band}")
+            counts.inc(f"pages/{result.label}/content_prob/{band}")
+        counts.inc(f"pages/{result.label}")
         return _State(result.label, result)
 
     def _state(self, response: Response | None) -> _State | None:
@@ -518,6 +595,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def log_progress(self) -> None:
         """The running summary, when it changed since the last one (a stalled crawl logs nothing new)."""
+        self.counts.publish()
         line = summary(self.stats.get_stats()) if self.stats is not None else ""
         if line and line != self._last_progress:
             self._last_progress = line
@@ -527,6 +605,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         """One summary line: what the crawl looked like through contentex."""
         if self._progress_task is not None and self._progress_task.running:
             self._progress_task.stop()
+        self.counts.publish()
         if self.stats is None:
             return
         logger.info("contentex: %s", summary(self.stats.get_stats()),
@@ -609,6 +688,7 @@ class ContentexWorkerMiddleware(_Component):
         self.crawler = crawler
         self.config = config
         self.stats = crawler.stats
+        self.counts = stats_buffer(crawler)
         self.spider_kind = spider_kind(crawler, config)
         self.work = WorkSettings.from_config(config)
         self._logged: set[str] = set()
@@ -689,6 +769,7 @@ class ContentexWorkerMiddleware(_Component):
         if pool is None:
             return
         pool.shutdown()
+        self.counts.publish()
         if self.stats is not None:
             self.stats.set_value("contentex/workers/processes", pool.size)
             self.stats.set_value("contentex/workers/restarts", pool.restarts)
