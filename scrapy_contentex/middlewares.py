@@ -467,8 +467,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         return self._states.get(response)
 
     def _tail(self, response: Response | None) -> Iterable[Any]:
-        """The items the middleware adds after the spider's own output."""
-        state = self._state(response)
+        """The items the middleware adds after the spider's own output (the
+        response's state is done with after this)."""
+        state = self._states.pop(response, None) if response is not None else None
         if response is None or state is None or state.label is None:
             return ()
         out: list[Any] = []
@@ -524,24 +525,34 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def _processed(self, o: Any, response: Response | None) -> Any:
         if isinstance(o, Request):
-            # Without steering a request passes untouched: skip the call.
-            return self.get_processed_request(o, response) if self._steers else o
+            return self.get_processed_request(o, response)
         return self.get_processed_item(o, response)
+
+    # Without steering a request passes untouched, with no call at all: a
+    # CrawlSpider page yields a few dozen of them and one item at most.
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
+        steers = self._steers
         for o in result:
-            if (o := self._processed(o, response)) is not None:
-                yield o
+            if steers or not isinstance(o, Request):
+                o = self._processed(o, response)
+                if o is None:
+                    continue
+            yield o
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
+        steers = self._steers
         async for o in result:
-            if (o := self._processed(o, response)) is not None:
-                yield o
+            if steers or not isinstance(o, Request):
+                o = self._processed(o, response)
+                if o is None:
+                    continue
+            yield o
         for o in self._tail(response):
             yield o
 

@@ -824,6 +824,17 @@ class LoopPool(_Pool):
         if not worker.ready:
             return
         data = worker.write_ahead(self._pending, worker.window, self.window, self.max_tasks)
+        if not data:
+            return
+        if worker.outbox:  # the loop writes it after what waits already
+            worker.outbox += data
+            return
+        try:  # straight to the pipe: only what it does not take now is copied
+            data = data[os.write(worker.stdin_fd, data):]
+        except BlockingIOError:
+            pass
+        except OSError:  # broken pipe: the worker died; its EOF tells
+            return
         if data:
             worker.outbox += data
             self._flush(worker)
