@@ -50,7 +50,15 @@ from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
 from .pool import WINDOW, WIRE_FUNCTION, LoopPool, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
-from .work import PageResult, WorkSettings, failed_item, from_wire, has_text, process_page
+from .work import (
+    PageResult,
+    WorkSettings,
+    failed_item,
+    from_wire,
+    has_text,
+    process_page,
+    settings_to_wire,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -702,6 +710,7 @@ class ContentexWorkerMiddleware(_Component):
         self.counts = stats_buffer(crawler)
         self.spider_kind = spider_kind(crawler, config)
         self.work = WorkSettings.from_config(config)
+        self._work_wire = settings_to_wire(self.work)  # what each task carries
         self._logged: set[str] = set()
         self.pool: WorkerPool | LoopPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
@@ -742,7 +751,7 @@ class ContentexWorkerMiddleware(_Component):
             pool = self.pool or self._ensure_pool()
             # work.process_page_wire: the result comes back as a plain tuple.
             future = pool.submit(response.body, response.url, _content_type(response), kind,
-                                 self.work)
+                                 self._work_wire)
             try:
                 done = from_wire(await (future if isinstance(pool, LoopPool)
                                         else self._awaitable(future)))

@@ -249,10 +249,35 @@ def process_page(body: bytes | str, url: str | None, content_type: str | None, k
 
 
 def process_page_wire(body: bytes | str, url: str | None, content_type: str | None,
-                      kind: str, settings: WorkSettings) -> tuple:
+                      kind: str, settings: WorkSettings | tuple) -> tuple:
     """``process_page`` with extraction, its result flattened by ``to_wire``: what
-    the worker pool runs for the crawl (the parent rebuilds it with ``from_wire``)."""
+    the worker pool runs for the crawl (the parent rebuilds it with ``from_wire``).
+
+    ``settings`` may come as ``settings_to_wire``'s tuple: pickling the
+    WorkSettings dataclass cost 3.7 of the 4.7 us a task's arguments took to
+    pickle on the crawl's main thread; the tuple, 0.2.
+    """
+    if not isinstance(settings, WorkSettings):
+        settings = settings_from_wire(settings)
     return to_wire(process_page(body, url, content_type, kind, settings))
+
+
+def settings_to_wire(settings: WorkSettings) -> tuple:
+    """WorkSettings as the tuple of its field values (see ``process_page_wire``)."""
+    return _values(settings)
+
+
+@cache
+def _cached_settings(values: tuple) -> WorkSettings:
+    return WorkSettings(*values)
+
+
+def settings_from_wire(values: tuple) -> WorkSettings:
+    """The WorkSettings of ``settings_to_wire``'s tuple, built once per worker."""
+    try:
+        return _cached_settings(values)
+    except TypeError:  # a parameter value that cannot be hashed (a list): built each time
+        return WorkSettings(*values)
 
 
 # -- warming a worker up -------------------------------------------------------

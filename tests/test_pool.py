@@ -97,6 +97,19 @@ def test_wire_tuple_rebuilds_the_same_result(body):
     assert to_wire(rebuilt) == to_wire(local)
 
 
+def test_settings_cross_the_wire_as_a_tuple():
+    from scrapy_contentex.work import settings_from_wire, settings_to_wire
+
+    custom = WorkSettings(pagetype_params=(("threshold", 0.7),), record_pages=False,
+                          text_params=(("keep", [1, 2]),))  # a list: not hashable
+    for settings in (WorkSettings(), custom):
+        wired = settings_to_wire(settings)
+        assert settings_from_wire(pickle.loads(pickle.dumps(wired))) == settings
+    html = ARTICLE_EN.encode()
+    assert _untimed(from_wire(process_page_wire(html, None, None, "auto", settings_to_wire(
+        WorkSettings())))) == _untimed(process_page(html, None, None, "auto", WorkSettings()))
+
+
 def test_failed_extraction_crosses_the_wire_with_its_reason():
     from scrapy_contentex.work import PageResult, failed_item
 
