@@ -22,6 +22,7 @@ pipeline extracts. Either way the callback reads the label in meta.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sys
 import time
@@ -84,6 +85,16 @@ def probability_band(probability: float) -> str:
 
 
 _BANDS = tuple(f"{low / 10:.1f}-{(low + 1) / 10:.1f}" for low in range(10))
+
+
+@functools.cache
+def _band_keys_of(label: str, band: str) -> tuple[str, str]:
+    return f"pages/content_prob/{band}", f"pages/{label}/content_prob/{band}"
+
+
+def _band_keys(label: str, probability: float) -> tuple[str, str]:
+    """The two stat keys a page's content probability counts under (built once each)."""
+    return _band_keys_of(label, probability_band(probability))
 
 # The contentex/* stats reach the crawler's stats collector at most this many
 # seconds after they were counted (and at every progress line, and at close).
@@ -201,7 +212,7 @@ def skip_reason(response: Response, max_size: int) -> str | None:
     if not 200 <= response.status < 300:
         return "not_2xx"
     body = response.body
-    if not body or not body.strip():
+    if not body or body.isspace():  # (strip() would copy a body that ends in a newline)
         return "empty"
     if max_size and len(body) > max_size:
         return "too_large"
@@ -463,9 +474,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
             meta[META_SCORE] = result.score
         if result.probability is not None:
             meta[META_PROBABILITY] = result.probability
-            band = probability_band(result.probability)
-            counts.inc(f"pages/content_prob/{band}")
-            counts.inc(f"pages/{result.label}/content_prob/{band}")
+            for key in _band_keys(result.label, result.probability):
+                counts.inc(key)
         counts.inc(f"pages/{result.label}")
         return _State(result.label, result)
 
