@@ -64,9 +64,14 @@ def responses(pages: list[tuple[str, bytes]]) -> list[HtmlResponse]:
             for path, body in pages]
 
 
-async def _requests(count: int, url: str) -> Any:
-    """What a CrawlSpider page yields: its links as requests (built beforehand)."""
-    for request in [Request(f"{url}?link={n}") for n in range(count)]:
+def links(pages: list[HtmlResponse], count: int) -> dict[str, list[Request]]:
+    """What a CrawlSpider yields for each page: its links as requests (built
+    before the timing: link extraction is the spider's, with or without the add-on)."""
+    return {r.url: [Request(f"{r.url}?link={n}") for n in range(count)] for r in pages}
+
+
+async def _requests(requests: list[Request]) -> Any:
+    for request in requests:
         yield request
 
 
@@ -105,7 +110,7 @@ def time_hooks(timer: Timer) -> None:
         timer.wrap(owner, name, f"{owner.__name__}.{name}")
 
 
-async def run_addon(pages: list[HtmlResponse], requests: int) -> float:
+async def run_addon(pages: list[HtmlResponse], requests: dict[str, list[Request]]) -> float:
     from scrapy_contentex.middlewares import ContentexSpiderMiddleware, ContentexWorkerMiddleware
     from scrapy_contentex.pipelines import ContentexPipeline
 
@@ -123,7 +128,7 @@ async def run_addon(pages: list[HtmlResponse], requests: int) -> float:
             response = await workers.process_response(response.request, response)
         spider_mw.process_spider_input(response)
         async for out in spider_mw.process_spider_output_async(
-                response, _requests(requests, response.url)):
+                response, _requests(requests[response.url])):
             if not isinstance(out, Request):
                 exporter.export_item(pipeline.process_item(out))
 
@@ -140,7 +145,7 @@ async def _worker_ready(workers: Any, response: HtmlResponse) -> None:
     await workers.process_response(copy.request, copy)
 
 
-async def run_items(pages: list[HtmlResponse], requests: int) -> float:
+async def run_items(pages: list[HtmlResponse], requests: dict[str, list[Request]]) -> float:
     """The same loop with no add-on: a {"url"} item per page, exported."""
     exporter = JsonLinesItemExporter(io.BytesIO())
     gate = asyncio.Semaphore(CONCURRENCY)
@@ -152,7 +157,7 @@ async def run_items(pages: list[HtmlResponse], requests: int) -> float:
     async def one(response: HtmlResponse) -> None:
         async with gate:
             await asyncio.sleep(0)
-        async for out in passthrough(_requests(requests, response.url)):
+        async for out in passthrough(_requests(requests[response.url])):
             assert isinstance(out, Request)
         exporter.export_item({"url": response.url})
 
@@ -172,15 +177,16 @@ def main(argv: list[str] | None = None) -> int:
     import scrapy_contentex
 
     pages = responses(site_pages(Site(args.pages)))
+    requests = links(pages, args.requests)
     best: dict[str, float] = {}
     timer = Timer() if args.calls else None
     if timer is not None:
         time_hooks(timer)
     for _ in range(args.rounds):
         best["plain items"] = min(best.get("plain items", 1e9),
-                                  asyncio.run(run_items(pages, args.requests)))
+                                  asyncio.run(run_items(pages, requests)))
         best["add-on"] = min(best.get("add-on", 1e9),
-                             asyncio.run(run_addon(pages, args.requests)))
+                             asyncio.run(run_addon(pages, requests)))
     print(f"package: {scrapy_contentex.__file__}; {len(pages)} pages, {args.requests} requests "
           f"each, best of {args.rounds}; main-thread CPU (the worker's excluded)")
     print(f"{'loop':12} {'CPU s':>7} {'us/page':>8}")
