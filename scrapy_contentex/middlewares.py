@@ -22,8 +22,10 @@ pipeline extracts. Either way the callback reads the label in meta.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import sys
+import time
 import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Iterable
@@ -47,17 +49,25 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WINDOW, LoopPool, WorkerError, WorkerPool
+from .pool import WINDOW, WIRE_FUNCTION, LoopPool, WorkerError, WorkerPool
 from .settings import ContentexSettings, check_kind
-from .work import PageResult, WorkSettings, failed_item, has_text, process_page
+from .work import (
+    PageResult,
+    WorkSettings,
+    failed_item,
+    from_wire,
+    has_text,
+    process_page,
+    settings_to_wire,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
     from scrapy.crawler import Crawler
 
-__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "has_text", "skip_reason",
-           "summary", "tag_page_type"]
+__all__ = ["ContentexSpiderMiddleware", "ContentexWorkerMiddleware", "StatsBuffer", "has_text",
+           "publish_stats", "skip_reason", "stats_buffer", "summary", "tag_page_type"]
 
 logger = logging.getLogger(__name__)
 
@@ -71,8 +81,98 @@ META_PROBABILITY = "contentex_content_probability"  # 0..1, that the page is a c
 
 def probability_band(probability: float) -> str:
     """The tenth a content probability falls in, as a stat key part: "0.9-1.0"."""
-    low = min(int(probability * 10), 9)
-    return f"{low / 10:.1f}-{(low + 1) / 10:.1f}"
+    return _BANDS[min(int(probability * 10), 9)]
+
+
+_BANDS = tuple(f"{low / 10:.1f}-{(low + 1) / 10:.1f}" for low in range(10))
+
+
+@functools.cache
+def _band_keys_of(label: str, band: str) -> tuple[str, str]:
+    return f"pages/content_prob/{band}", f"pages/{label}/content_prob/{band}"
+
+
+def _band_keys(label: str, probability: float) -> tuple[str, str]:
+    """The two stat keys a page's content probability counts under (built once each)."""
+    return _band_keys_of(label, probability_band(probability))
+
+# The contentex/* stats reach the crawler's stats collector at most this many
+# seconds after they were counted (and at every progress line, and at close).
+STATS_PUBLISH_INTERVAL = 1.0
+
+
+class StatsBuffer:
+    """A crawler's contentex/* stats, counted in plain dicts and published in batches.
+
+    Why: every call on Scrapy 2.19's stats collector goes through its
+    ``__getattribute__`` and a wrapper that checks for a deprecated
+    ``spider`` argument (about 1.2 us a call when idle, several times that
+    in a busy crawl), and a page made eight such calls on the crawl's main
+    thread, the one that sets a crawl's pace; a shared collector (scrapy-redis's
+    ``STATS_CLASS``) makes each call a round trip to Redis. Here a count is
+    a dict update; ``publish`` adds what was counted to the collector, which
+    happens at most ``STATS_PUBLISH_INTERVAL`` seconds later, on each
+    progress line and when the spider closes (the pipeline's
+    ``close_spider``, the middlewares' ``spider_closed``), before Scrapy
+    dumps the stats. Millisecond totals are rounded to 0.1 when published
+    (float sums would carry binary noise).
+    """
+
+    def __init__(self, stats: Any) -> None:
+        self.stats = stats
+        self.counts: dict[str, int | float] = {}
+        self.ms: dict[str, float] = {}
+        self._due = time.monotonic() + STATS_PUBLISH_INTERVAL
+
+    def inc(self, key: str, count: int | float = 1) -> None:
+        """Add ``count`` to the stat ``contentex/<key>``."""
+        counts = self.counts
+        counts[key] = counts.get(key, 0) + count
+        if time.monotonic() >= self._due:
+            self.publish()
+
+    def add_ms(self, key: str, ms: float) -> None:
+        """Add ``ms`` milliseconds to the total ``contentex/<key>``."""
+        totals = self.ms
+        totals[key] = totals.get(key, 0.0) + ms
+        if time.monotonic() >= self._due:
+            self.publish()
+
+    def publish(self) -> None:
+        """Add everything counted since the last call to the stats collector."""
+        self._due = time.monotonic() + STATS_PUBLISH_INTERVAL
+        counts, self.counts = self.counts, {}
+        totals, self.ms = self.ms, {}
+        stats = self.stats
+        if stats is None:
+            return
+        for key, count in counts.items():
+            stats.inc_value(f"contentex/{key}", count)
+        for key, ms in totals.items():
+            total = stats.get_value(f"contentex/{key}", 0) + ms
+            stats.set_value(f"contentex/{key}", round(total, 1))
+
+
+_BUFFERS: weakref.WeakKeyDictionary[Any, StatsBuffer] = weakref.WeakKeyDictionary()
+
+
+def stats_buffer(crawler: Any) -> StatsBuffer:
+    """The crawler's StatsBuffer, shared by the middlewares and the pipeline
+    (a private one for a component built without a crawler)."""
+    if crawler is None:
+        return StatsBuffer(None)
+    buffer = _BUFFERS.get(crawler)
+    if buffer is None:
+        buffer = _BUFFERS[crawler] = StatsBuffer(getattr(crawler, "stats", None))
+    return buffer
+
+
+def publish_stats(crawler: Any) -> None:
+    """Publish the crawler's contentex/* counts now (they are otherwise at most
+    ``STATS_PUBLISH_INTERVAL`` seconds late until the spider closes)."""
+    buffer = _BUFFERS.get(crawler)
+    if buffer is not None:
+        buffer.publish()
 
 
 # Tasks in flight per worker: the pool's window (one running, the next ones
@@ -112,7 +212,7 @@ def skip_reason(response: Response, max_size: int) -> str | None:
     if not 200 <= response.status < 300:
         return "not_2xx"
     body = response.body
-    if not body or not body.strip():
+    if not body or body.isspace():  # (strip() would copy a body that ends in a newline)
         return "empty"
     if max_size and len(body) > max_size:
         return "too_large"
@@ -261,11 +361,6 @@ def spider_kind(crawler: Crawler, config: ContentexSettings) -> str:
     return config.kind
 
 
-def work_args(response: Response, kind: str, settings: WorkSettings, extract: bool) -> tuple:
-    """The arguments of ``work.process_page`` for one response (all picklable)."""
-    return (response.body, response.url, _content_type(response), kind, settings, extract)
-
-
 # Results the worker middleware computed, waiting for the spider middleware:
 # per crawler, per response object (both weak, so nothing outlives its response).
 _READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageResult]] = \
@@ -273,7 +368,11 @@ _READY: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Response, PageR
 
 
 def _ready(crawler: Any) -> weakref.WeakKeyDictionary[Response, PageResult]:
-    return _READY.setdefault(crawler, weakref.WeakKeyDictionary())
+    """The crawler's results in waiting (each middleware looks it up once)."""
+    ready = _READY.get(crawler)
+    if ready is None:
+        ready = _READY[crawler] = weakref.WeakKeyDictionary()
+    return ready
 
 
 class _Component:
@@ -281,6 +380,7 @@ class _Component:
 
     crawler: Crawler
     stats: Any
+    counts: StatsBuffer
     spider_kind: str
     _logged: set[str]
 
@@ -293,8 +393,7 @@ class _Component:
                    extra={"spider": getattr(self.crawler, "spider", None)})
 
     def _inc(self, key: str, count: int | float = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(f"contentex/{key}", count)
+        self.counts.inc(key, count)
 
     def _kind_for(self, response: Response) -> str:
         meta_kind = _meta(response).get(META_KIND)
@@ -318,6 +417,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         super().__init__(crawler)
         self.config = config or ContentexSettings()
         self.stats = crawler.stats
+        self.counts = stats_buffer(crawler)
         self._states: weakref.WeakKeyDictionary[Response, _State] = weakref.WeakKeyDictionary()
         self._logged: set[str] = set()
         self.spider_kind = self.config.kind
@@ -326,6 +426,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         self._steers = bool(self.config.index_priority_boost) or self.config.content_follow_limit >= 0
         self._progress_task: Any = None
         self._last_progress = ""
+        self._ready = _ready(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexSpiderMiddleware:
@@ -340,12 +441,6 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     # -- helpers ---------------------------------------------------------
 
-    def _add_ms(self, key: str, ms: float) -> None:
-        # set_value with rounding: inc_value of floats accumulates binary noise.
-        if self.stats is not None:
-            total = self.stats.get_value(f"contentex/{key}", 0) + ms
-            self.stats.set_value(f"contentex/{key}", round(total, 1))
-
     def _skip(self, response: Response, reason: str) -> _State:
         self._inc(f"skipped/{reason}")
         meta = _meta(response)
@@ -357,7 +452,8 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def _apply(self, response: Response, result: PageResult) -> _State:
         """The one place a page's classification becomes meta, stats and logs."""
-        self._add_ms("classify_time_ms", result.classify_ms)
+        counts = self.counts
+        counts.add_ms("classify_time_ms", result.classify_ms)
         if result.label is None:
             return self._skip(response, result.skip or "decode")
         if result.classify_error:
@@ -370,7 +466,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
                            "contentex: record-page check failed on %s: %s", response.url,
                            result.record_error)
         if result.by_record:
-            self._inc("pages/content_by_record")
+            counts.inc("pages/content_by_record")
         meta = _meta(response)
         meta.pop(META_SKIPPED, None)
         meta[META_PAGE_TYPE] = result.label
@@ -378,10 +474,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
             meta[META_SCORE] = result.score
         if result.probability is not None:
             meta[META_PROBABILITY] = result.probability
-            band = probability_band(result.probability)
-            self._inc(f"pages/content_prob/{band}")
-            self._inc(f"pages/{result.label}/content_prob/{band}")
-        self._inc(f"pages/{result.label}")
+            for key in _band_keys(result.label, result.probability):
+                counts.inc(key)
+        counts.inc(f"pages/{result.label}")
         return _State(result.label, result)
 
     def _state(self, response: Response | None) -> _State | None:
@@ -390,8 +485,9 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         return self._states.get(response)
 
     def _tail(self, response: Response | None) -> Iterable[Any]:
-        """The items the middleware adds after the spider's own output."""
-        state = self._state(response)
+        """The items the middleware adds after the spider's own output (the
+        response's state is done with after this)."""
+        state = self._states.pop(response, None) if response is not None else None
         if response is None or state is None or state.label is None:
             return ()
         out: list[Any] = []
@@ -430,13 +526,13 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         checks there and has its result waiting; any other is checked and
         classified here (extraction then follows in the pipeline, if needed).
         """
-        done = _ready(self.crawler).pop(response, None)
+        done = self._ready.pop(response, None)
         if done is None:
             if reason := skip_reason(response, self.config.max_page_size):
                 self._states[response] = self._skip(response, reason)
                 return
-            done = process_page(*work_args(response, self._kind_for(response), self.work,
-                                           extract=False))
+            done = process_page(response.body, response.url, _content_type(response),
+                                self._kind_for(response), self.work, extract=False)
         self._states[response] = self._apply(response, done)
 
     # The two output hooks do what BaseSpiderMiddleware's do (each request
@@ -447,24 +543,34 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def _processed(self, o: Any, response: Response | None) -> Any:
         if isinstance(o, Request):
-            # Without steering a request passes untouched: skip the call.
-            return self.get_processed_request(o, response) if self._steers else o
+            return self.get_processed_request(o, response)
         return self.get_processed_item(o, response)
+
+    # Without steering a request passes untouched, with no call at all: a
+    # CrawlSpider page yields a few dozen of them and one item at most.
 
     def process_spider_output(
         self, response: Response | None, result: Iterable[Any], spider: Spider | None = None
     ) -> Iterable[Any]:
+        steers = self._steers
         for o in result:
-            if (o := self._processed(o, response)) is not None:
-                yield o
+            if steers or not isinstance(o, Request):
+                o = self._processed(o, response)
+                if o is None:
+                    continue
+            yield o
         yield from self._tail(response)
 
     async def process_spider_output_async(
         self, response: Response | None, result: AsyncIterator[Any], spider: Spider | None = None
     ) -> AsyncIterator[Any]:
+        steers = self._steers
         async for o in result:
-            if (o := self._processed(o, response)) is not None:
-                yield o
+            if steers or not isinstance(o, Request):
+                o = self._processed(o, response)
+                if o is None:
+                    continue
+            yield o
         for o in self._tail(response):
             yield o
 
@@ -518,6 +624,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
 
     def log_progress(self) -> None:
         """The running summary, when it changed since the last one (a stalled crawl logs nothing new)."""
+        self.counts.publish()
         line = summary(self.stats.get_stats()) if self.stats is not None else ""
         if line and line != self._last_progress:
             self._last_progress = line
@@ -527,6 +634,7 @@ class ContentexSpiderMiddleware(BaseSpiderMiddleware, _Component):
         """One summary line: what the crawl looked like through contentex."""
         if self._progress_task is not None and self._progress_task.running:
             self._progress_task.stop()
+        self.counts.publish()
         if self.stats is None:
             return
         logger.info("contentex: %s", summary(self.stats.get_stats()),
@@ -609,12 +717,15 @@ class ContentexWorkerMiddleware(_Component):
         self.crawler = crawler
         self.config = config
         self.stats = crawler.stats
+        self.counts = stats_buffer(crawler)
         self.spider_kind = spider_kind(crawler, config)
         self.work = WorkSettings.from_config(config)
+        self._work_wire = settings_to_wire(self.work)  # what each task carries
         self._logged: set[str] = set()
         self.pool: WorkerPool | LoopPool | None = None
         self.gate = _Gate(config.workers * TASKS_PER_WORKER)
         self._inbox: _Inbox | None = None
+        self._ready = _ready(crawler)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ContentexWorkerMiddleware:
@@ -634,9 +745,10 @@ class ContentexWorkerMiddleware(_Component):
             loop = _event_loop()
             if loop is not None:
                 self.pool = LoopPool(self.config.workers, timeout=self.config.worker_timeout,
-                                     loop=loop)
+                                     function=WIRE_FUNCTION, loop=loop)
             else:
-                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout)
+                self.pool = WorkerPool(self.config.workers, timeout=self.config.worker_timeout,
+                                       function=WIRE_FUNCTION)
         return self.pool
 
     async def process_response(self, request: Request, response: Response,
@@ -646,15 +758,18 @@ class ContentexWorkerMiddleware(_Component):
             return response  # the spider middleware counts the skip
         kind = self._kind_for(response)
         async with self.gate:
-            pool = self._ensure_pool()
-            future = pool.submit(*work_args(response, kind, self.work, True))
+            pool = self.pool or self._ensure_pool()
+            # work.process_page_wire: the result comes back as a plain tuple.
+            future = pool.submit(response.body, response.url, _content_type(response), kind,
+                                 self._work_wire)
             try:
-                done = await (future if isinstance(pool, LoopPool) else self._awaitable(future))
+                done = from_wire(await (future if isinstance(pool, LoopPool)
+                                        else self._awaitable(future)))
             except WorkerError as exc:
                 done = self._failure(response, kind, exc)
             except Exception as exc:  # the function itself failed in the worker
                 done = self._failure(response, kind, WorkerError(repr(exc)))
-        _ready(self.crawler)[response] = done
+        self._ready[response] = done
         return response
 
     def _awaitable(self, future: Future) -> Any:
@@ -684,6 +799,7 @@ class ContentexWorkerMiddleware(_Component):
         if pool is None:
             return
         pool.shutdown()
+        self.counts.publish()
         if self.stats is not None:
             self.stats.set_value("contentex/workers/processes", pool.size)
             self.stats.set_value("contentex/workers/restarts", pool.restarts)

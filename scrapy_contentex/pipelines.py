@@ -18,6 +18,7 @@ from scrapy.exceptions import DropItem, NotConfigured
 from .core.document import Document
 from .core.errors import ContentexError
 from .items import Page, Product
+from .middlewares import stats_buffer
 from .settings import ContentexSettings
 from .work import (
     PageResult,
@@ -46,6 +47,7 @@ class ContentexPipeline:
         self.crawler = crawler
         self.config = config or ContentexSettings()
         self.stats = getattr(crawler, "stats", None)
+        self.counts = stats_buffer(crawler)  # published in batches and at close_spider
         self._logged: set[str] = set()
 
     @classmethod
@@ -60,14 +62,11 @@ class ContentexPipeline:
         return WorkSettings.from_config(self.config)
 
     def _inc(self, key: str, count: int | float = 1) -> None:
-        if self.stats is not None:
-            self.stats.inc_value(f"contentex/{key}", count)
+        self.counts.inc(key, count)
 
-    def _add_time(self, ms: float) -> None:
-        # set_value with rounding: inc_value of floats accumulates binary noise.
-        if self.stats is not None:
-            total = self.stats.get_value("contentex/extract_time_ms", 0) + ms
-            self.stats.set_value("contentex/extract_time_ms", round(total, 1))
+    def close_spider(self, spider: Spider | None = None) -> None:
+        """Publish the counts: the pipelines close before the spider_closed signal."""
+        self.counts.publish()
 
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         """Extract a Page; anything else is returned as it came.
@@ -80,7 +79,7 @@ class ContentexPipeline:
         done = item.__dict__.pop("_contentex_result", None)
         if not isinstance(done, PageResult) or done.item is None:
             done = self._extract_here(item)
-        self._add_time(done.extract_ms)
+        self.counts.add_ms("extract_time_ms", done.extract_ms)
         if done.error:
             self._failed(item, done)
         result = done.item

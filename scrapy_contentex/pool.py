@@ -63,6 +63,8 @@ from typing import Any, BinaryIO
 logger = logging.getLogger(__name__)
 
 DEFAULT_FUNCTION = "scrapy_contentex.work:process_page"
+# The same work answering plain tuples (``work.to_wire``): what the crawl runs.
+WIRE_FUNCTION = "scrapy_contentex.work:process_page_wire"
 # Test-only fault injection (read in the parent when the pool starts, passed to
 # the workers explicitly): "crash" or "hang" on a task whose first argument
 # contains FAULT_MARKER. Unset in normal use.
@@ -159,8 +161,9 @@ WARM_IDLE = 0.05
 
 
 def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
-    """The default function's warm-up steps (``work.warm_up_steps``); none for another."""
-    if function != DEFAULT_FUNCTION:
+    """The page work's warm-up steps (``work.warm_up_steps``, for the default
+    function and the crawl's ``WIRE_FUNCTION``); none for another function."""
+    if function not in (DEFAULT_FUNCTION, WIRE_FUNCTION):
         return []
     from .work import warm_up_steps
 
@@ -821,6 +824,17 @@ class LoopPool(_Pool):
         if not worker.ready:
             return
         data = worker.write_ahead(self._pending, worker.window, self.window, self.max_tasks)
+        if not data:
+            return
+        if worker.outbox:  # the loop writes it after what waits already
+            worker.outbox += data
+            return
+        try:  # straight to the pipe: only what it does not take now is copied
+            data = data[os.write(worker.stdin_fd, data):]
+        except BlockingIOError:
+            pass
+        except OSError:  # broken pipe: the worker died; its EOF tells
+            return
         if data:
             worker.outbox += data
             self._flush(worker)

@@ -16,6 +16,7 @@ from conftest import (
 from scrapy.http import HtmlResponse, JsonResponse, Response, TextResponse, XmlResponse
 
 from scrapy_contentex.items import Article, Page
+from scrapy_contentex.middlewares import publish_stats
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02" + b"\x00" * 64
 PDF = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n" + b"\x00\x01" * 32
@@ -25,6 +26,7 @@ JSON = b'{"items": [{"title": "<b>not a page</b>"}], "count": 1}'
 
 
 def skipped(crawler, reason):
+    publish_stats(crawler)  # counts reach the stats in batches (StatsBuffer)
     return crawler.stats.get_value(f"contentex/skipped/{reason}")
 
 
@@ -94,6 +96,7 @@ def test_undecodable_bytes_do_not_raise():
     out = run_middleware(mw, html_response(b"<html><body><p>" + junk + b"</p></body></html>"))
     # decoded with a best guess (never a crash): either a page or a counted skip
     assert len(out) <= 1
+    publish_stats(crawler)
     assert crawler.stats.get_value("contentex/pages/content") or crawler.stats.get_value(
         "contentex/pages/index") or any(k.startswith("contentex/skipped/")
                                         for k in crawler.stats.get_stats())
@@ -199,6 +202,7 @@ def test_exception_inside_extraction_keeps_item_and_counts(monkeypatch, force_pa
     item = pipeline.process_item(page)
     assert isinstance(item, Article)
     assert item.contentexError == "ValueError: cannot parse date"
+    publish_stats(crawler)
     assert crawler.stats.get_value("contentex/failed/ValueError") == 1
 
 

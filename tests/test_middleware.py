@@ -20,10 +20,11 @@ from itemadapter import ItemAdapter
 from scrapy import Request, Spider
 
 from scrapy_contentex.items import Page, PageType
-from scrapy_contentex.middlewares import META_PAGE_TYPE, summary, tag_page_type
+from scrapy_contentex.middlewares import META_PAGE_TYPE, publish_stats, summary, tag_page_type
 
 
 def stat(crawler, key):
+    publish_stats(crawler)  # counts reach the stats in batches (StatsBuffer)
     return crawler.stats.get_value(f"contentex/{key}")
 
 
@@ -330,3 +331,43 @@ def test_page_item_carries_the_content_probability(force_page_type):
     out = run_middleware(mw, html_response(ARTICLE_EN))
     page = [o for o in out if isinstance(o, Page)][0]
     assert page.contentProbability == 0.75  # the fake classifier's
+
+
+def test_counts_reach_the_stats_in_batches_and_at_close(monkeypatch):
+    """StatsBuffer: a page's counts wait in a dict until the publish interval
+    has passed (or a progress line, or the spider closes), then add up exactly."""
+    from scrapy_contentex import middlewares
+
+    clock = [1000.0]
+    monkeypatch.setattr(middlewares.time, "monotonic", lambda: clock[0])
+    mw, crawler = make_middleware()
+    for n in range(3):
+        run_middleware(mw, html_response(ARTICLE_EN, url=f"http://example.com/a{n}.html"))
+    assert crawler.stats.get_value("contentex/pages/content") is None  # not yet published
+    clock[0] += middlewares.STATS_PUBLISH_INTERVAL
+    run_middleware(mw, html_response(ARTICLE_EN, url="http://example.com/a3.html"))
+    # The interval passed: the first count of that page published what came before it.
+    assert crawler.stats.get_value("contentex/pages/content") == 3
+    run_middleware(mw, html_response(INDEX_EN, url="http://example.com/"))
+    assert crawler.stats.get_value("contentex/pages/index") is None
+    mw.spider_closed()
+    assert crawler.stats.get_value("contentex/pages/index") == 1
+    assert crawler.stats.get_value("contentex/pages/content") == 4
+    assert crawler.stats.get_value("contentex/classify_time_ms") > 0
+
+
+def test_stats_buffer_adds_to_what_the_collector_holds():
+    from scrapy_contentex.middlewares import StatsBuffer
+
+    _, crawler = make_middleware()
+    crawler.stats.set_value("contentex/items/article", 5)
+    crawler.stats.set_value("contentex/extract_time_ms", 1.5)
+    buffer = StatsBuffer(crawler.stats)
+    buffer.inc("items/article", 2)
+    buffer.add_ms("extract_time_ms", 0.1)
+    buffer.add_ms("extract_time_ms", 0.2)
+    buffer.publish()
+    buffer.publish()  # nothing new: nothing added twice
+    assert crawler.stats.get_value("contentex/items/article") == 7
+    assert crawler.stats.get_value("contentex/extract_time_ms") == 1.8
+    StatsBuffer(None).inc("x")  # no collector: counts are dropped, never an error

@@ -12,6 +12,7 @@ from scrapy.exceptions import DropItem
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.items import Article, Page, PageType, Product
+from scrapy_contentex.middlewares import publish_stats
 
 
 def page(html: str, kind: str = "auto", url: str = "http://example.com/p.html") -> Page:
@@ -19,6 +20,7 @@ def page(html: str, kind: str = "auto", url: str = "http://example.com/p.html") 
 
 
 def stat(crawler, key):
+    publish_stats(crawler)  # counts reach the stats in batches (StatsBuffer)
     return crawler.stats.get_value(f"contentex/{key}")
 
 

@@ -49,7 +49,14 @@ from scrapy_contentex.pool import (
     WorkerTimeout,
 )
 from scrapy_contentex.settings import ContentexSettings
-from scrapy_contentex.work import WorkSettings, process_page, warm_up_steps
+from scrapy_contentex.work import (
+    WorkSettings,
+    from_wire,
+    process_page,
+    process_page_wire,
+    to_wire,
+    warm_up_steps,
+)
 
 RUNNER = ROOT / "example_project" / "run.py"
 FAULTY = ARTICLE_EN.replace("<footer>", f"<!-- {FAULT_MARKER.decode()} --><footer>")
@@ -69,6 +76,48 @@ def test_pool_result_equals_in_process_result():
     assert isinstance(remote[0].item, Article) and isinstance(remote[1].item, Product)
     assert remote[0].item.headline == "Ferry Timetable Changes for Winter"
     assert all(r.doc is None for r in remote)  # no tree crosses the process boundary
+
+
+def _untimed(result):
+    result.classify_ms = result.extract_ms = 0.0
+    return result
+
+
+@pytest.mark.parametrize("body", [ARTICLE_EN, PRODUCT_EN, INDEX_EN, "   ", FAULTY.replace(
+    "<body>", "<body><table>" * 2)])
+def test_wire_tuple_rebuilds_the_same_result(body):
+    """What the crawl's workers answer (plain values, pickled) gives back the
+    PageResult of the in-process work: same label, page type, item class and fields."""
+    local = _untimed(process_page(*task(body)))
+    wired = process_page_wire(*task(body))
+    assert all(isinstance(v, (str, int, float, bool, tuple, type(None))) for v in wired)
+    rebuilt = _untimed(from_wire(pickle.loads(pickle.dumps(wired))))
+    assert rebuilt == local
+    assert type(rebuilt.item) is type(local.item) and type(rebuilt.page_type) is type(local.page_type)
+    assert to_wire(rebuilt) == to_wire(local)
+
+
+def test_settings_cross_the_wire_as_a_tuple():
+    from scrapy_contentex.work import settings_from_wire, settings_to_wire
+
+    custom = WorkSettings(pagetype_params=(("threshold", 0.7),), record_pages=False,
+                          text_params=(("keep", [1, 2]),))  # a list: not hashable
+    for settings in (WorkSettings(), custom):
+        wired = settings_to_wire(settings)
+        assert settings_from_wire(pickle.loads(pickle.dumps(wired))) == settings
+    html = ARTICLE_EN.encode()
+    assert _untimed(from_wire(process_page_wire(html, None, None, "auto", settings_to_wire(
+        WorkSettings())))) == _untimed(process_page(html, None, None, "auto", WorkSettings()))
+
+
+def test_failed_extraction_crosses_the_wire_with_its_reason():
+    from scrapy_contentex.work import PageResult, failed_item
+
+    failed = PageResult(label="content", error="ValueError",
+                        item=failed_item("product", "http://e.com/p", ValueError("bad")))
+    rebuilt = from_wire(to_wire(failed))
+    assert rebuilt == failed and isinstance(rebuilt.item, Product)
+    assert rebuilt.item.contentexError == "ValueError: bad"
 
 
 def test_warm_and_cold_workers_give_the_same_results():

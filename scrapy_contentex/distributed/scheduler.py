@@ -49,6 +49,7 @@ from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet.task import LoopingCall
 
+from ..middlewares import publish_stats
 from .connection import connect, crawl_state, redis_settings, setting
 from .items import RETRY_META
 
@@ -370,6 +371,9 @@ class LeasingScheduler(Scheduler):
     def _send_stats(self) -> None:
         """Add what this worker's numeric stats grew by since last time to NAME:stats."""
         self._stats_sent_at = time.monotonic()
+        # The add-on's own counts wait in a StatsBuffer (published at most a
+        # second late): bring them in first, so the last push at close has them.
+        publish_stats(self.crawler)
         deltas: dict[str, int | float] = {}
         for name, value in self.stats.get_stats().items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
