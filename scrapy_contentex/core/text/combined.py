@@ -136,7 +136,7 @@ class Params:
     rail_prose_tokens: int = 300
     #: ...or this many on a page that is one article (article markup around
     #: the prose, or a declared article: see ``comment_declared_article``),
-    #: whatever the rails weigh: a short post under heavy rails (0: off).
+    #: whatever the rails weigh: a short post, or a story under a long carousel (0: off).
     rail_article_tokens: int = 50
     #: Learned default: a <pre> block with a kept line, or inside the
     #: stretch of kept lines, is kept whole (see :mod:`.code`).

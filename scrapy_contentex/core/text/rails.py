@@ -8,10 +8,11 @@ content of a listing page.  What tells the two apart is the page around
 them: on an article a long run of prose, in other markup, holds the text,
 and the list lies wholly before or after it and weighs less than it; on a
 listing page the list is the bulk of the text and no such prose exists.
-A short post (a photo, a note) may weigh less than its rails; when the
-page says it is one article (its structured data, or the prose's own
-markup: see :mod:`.comments`) it is no listing page, and a smaller run of
-prose is enough, whatever the rails weigh.
+A short post (a photo, a note), or a story under a long carousel of other
+stories, may weigh less than its rails; when the page says it is one
+article (its structured data, or the prose's own markup: see
+:mod:`.comments`) it is no listing page, and a smaller run of prose is
+enough, whatever the rails weigh.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def teaser_rails(keep: np.ndarray, templates: np.ndarray, line_tokens: np.ndarra
     than half the prose's tokens.  Nothing unless the prose holds
     ``prose_tokens`` tokens (0: the rule is off), or ``article_tokens``
     (> 0) tokens when ``is_article`` says the prose lines are an article's;
-    then the rails' weight does not matter.
+    on such a page the rails' weight does not matter.
     """
     none = np.zeros(len(keep), bool)
     if prose_tokens <= 0 or not keep.any():
@@ -59,10 +60,10 @@ def teaser_rails(keep: np.ndarray, templates: np.ndarray, line_tokens: np.ndarra
     prose = keep & ~in_rail & prose_lines(line_tokens, link_share)
     total = float(line_tokens[prose].sum())
     where = np.flatnonzero(prose)
-    short = total < prose_tokens
-    if short and not (0 < article_tokens <= total and is_article is not None and is_article(where)):
+    article = 0 < article_tokens <= total and is_article is not None and is_article(where)
+    if total < prose_tokens and not article:
         return none
-    weight = np.inf if short else _MAX_WEIGHT * total
+    weight = np.inf if article else _MAX_WEIGHT * total
     start, end = where[0], where[-1]
     out = none
     for t in rails:
