@@ -232,6 +232,25 @@ def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp
     assert "Great post" in learned.extract(Document(qa), **on)
 
 
+def test_a_declared_article_is_enough_for_a_short_post(tmp_path):
+    """JSON-LD Article/BlogPosting or og:type article stands for article markup; a thread's type does not."""
+    page = ENGLISH_ARTICLE.replace("</body>", _COMMENTS + "</body>").replace('class="story"', 'class="main"')
+    keep_all = _constant_model(tmp_path, 10.0)
+    short = {"model": keep_all, "comment_prose_tokens": 10_000, "comment_article_tokens": 50}
+    assert "Great post" in learned.extract(Document(page), **short)
+    for head in ('<meta property="og:type" content="article">',
+                 '<script type="application/ld+json">{"@type": ["BlogPosting"]}</script>',
+                 '<script type="application/ld+json">{"@graph": [{"@type": "WebPage"}, '
+                 '{"@type": "NewsArticle"}]}</script>'):
+        declared = Document(page.replace("</head>", head + "</head>"))
+        assert comments.declares_article(declared)
+        assert "Great post" not in learned.extract(declared, **short)
+        assert "Great post" in learned.extract(declared, **short, comment_declared_article=False)
+    for head in ('<meta property="og:type" content="website">',
+                 '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'):
+        assert not comments.declares_article(Document(page.replace("</head>", head + "</head>")))
+
+
 def test_a_thread_whose_replies_alone_are_named_keeps_them(tmp_path):
     """The opening post is built like the replies (one line template): a thread, not an article."""
     post = ("<div class='message'><p>{}</p></div>")

@@ -46,6 +46,27 @@ def test_a_rail_is_kept_inside_the_prose_on_thin_pages_when_heavy_or_off():
     assert not teaser_rails(keep, templates, tokens, share, 300).any()
 
 
+def test_on_an_article_a_short_prose_or_a_heavy_rail_is_enough():
+    """With ``is_article`` true, ``article_tokens`` of prose cut rails whatever they weigh."""
+    calls = []
+
+    def article(prose):
+        calls.append(prose.tolist())
+        return True
+
+    short = _page(2, 2, items=20)  # 80 tokens of prose, 120 of links after it
+    assert not teaser_rails(*short, 300).any()
+    assert not teaser_rails(*short, 300, 100, article).any()  # 80 < 100
+    assert not calls
+    assert teaser_rails(*short, 300, 50, article).tolist() == (short[1] == 1).tolist()
+    assert calls == [[0, 1]]  # it is asked about the prose lines
+    heavy = _page(10, 10, items=100)  # 600 tokens of links vs 400 of prose
+    assert not teaser_rails(*heavy, 300).any()
+    assert teaser_rails(*heavy, 300, 50, article).tolist() == (heavy[1] == 1).tolist()
+    assert not teaser_rails(*heavy, 300, 50, lambda prose: False).any()
+    assert not teaser_rails(*heavy, 300, 0, article).any()  # off
+
+
 _GUIDE = """<html><body><div class="doc">
 <p>Install the client first, then create a configuration file in your home directory.</p>
 <pre>pip install client

@@ -126,11 +126,18 @@ class Params:
     #: ...unless most of that prose shares a line template with the
     #: section's lines (a thread's opening post, built like its replies).
     comment_thread_template: bool = True
+    #: ...or when the page declares itself an article (JSON-LD Article,
+    #: NewsArticle, BlogPosting; og:type "article"), whatever its markup.
+    comment_declared_article: bool = True
     #: Learned default: on a page with at least this many tokens of prose,
     #: lists of linked headlines (one template, four items or more) wholly
     #: before or after the prose and lighter than half of it are teaser
     #: rails, cut (see :mod:`.rails`; 0: off).
     rail_prose_tokens: int = 300
+    #: ...or this many on a page that is one article (article markup around
+    #: the prose, or a declared article: see ``comment_declared_article``),
+    #: whatever the rails weigh: a short post, or a story under a long carousel (0: off).
+    rail_article_tokens: int = 50
     #: Learned default: a <pre> block with a kept line, or inside the
     #: stretch of kept lines, is kept whole (see :mod:`.code`).
     whole_code_blocks: bool = True

@@ -30,6 +30,10 @@ _PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
 #: schema.org types and og:type words of pages whose replies are the content.
 _DISCUSSION_TYPES = frozenset(("discussionforumposting", "qapage", "question", "answer"))
 _DISCUSSION_OG = ("forum", "question", "discussion")
+#: schema.org types and the og:type of pages that say they are one article or post.
+_ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "report", "liveblogposting",
+                            "techarticle", "scholarlyarticle"))
+_ARTICLE_OG = frozenset(("article", "blog"))
 #: Class/id words of an article's own markup ("entry-content", "story-body",
 #: "blog-post") and of a thread's ("topic-detail", "question-main", "bbs-post").
 _ARTICLE_WORDS = frozenset(("article", "story", "entry", "blog"))
@@ -47,6 +51,22 @@ def declares_discussion(doc: Document) -> bool:
                 return True
     og_type = (doc.meta.get("og:type") or "").lower()
     return any(word in og_type for word in _DISCUSSION_OG)
+
+
+def declares_article(doc: Document) -> bool:
+    """The page says it is one article or post (JSON-LD ``@type`` ending in
+    "Article", ``BlogPosting``, ``Report``; or og:type "article").
+
+    Publishing tools write it on a story's own page and not on the section,
+    home or tag pages that list stories, nor (with a forum type instead) on
+    a thread's pages: a page-level counterpart of :func:`in_article_markup`.
+    """
+    for obj in doc.json_ld:
+        kind = obj.get("@type")
+        for name in kind if isinstance(kind, list) else (kind,):
+            if isinstance(name, str) and (name.lower() in _ARTICLE_TYPES or name.endswith("NewsArticle")):
+                return True
+    return (doc.meta.get("og:type") or "").strip().lower() in _ARTICLE_OG
 
 
 def prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
@@ -111,14 +131,22 @@ def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> b
     return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
 
 
+def article_like(doc: Document, pb: PageBlocks, owners: list[int], lines: np.ndarray,
+                 declared: bool = True) -> bool:
+    """The page is one article: its prose sits in article markup, or (with
+    ``declared``) the page declares an article (:func:`declares_article`)."""
+    return declared and declares_article(doc) or in_article_markup(pb, owners, lines)
+
+
 def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_tokens: int,
                     from_prose: bool = True, article_tokens: int = 0,
-                    thread_template: bool = True) -> np.ndarray:
+                    thread_template: bool = True, declared_article: bool = False) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
     With ``article_tokens`` (> 0), ``article_tokens`` tokens of prose are
-    enough when that prose sits in article markup (:func:`in_article_markup`):
-    a short post's comments outweigh it.  Nothing on pages that declare a
+    enough when that prose sits in article markup (:func:`in_article_markup`),
+    or, with ``declared_article``, when the page declares itself an article
+    (:func:`declares_article`): a short post's comments outweigh it.  Nothing on pages that declare a
     thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off), nor
     when most of that prose shares a line template with the section's
     lines: the opening post of a thread is one of its records, built like
@@ -133,7 +161,7 @@ def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_token
     if prose < prose_tokens and not 0 < article_tokens <= prose:
         return none
     before = prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
-    if prose < prose_tokens and not in_article_markup(pb, owners, np.flatnonzero(before)):
+    if prose < prose_tokens and not article_like(doc, pb, owners, np.flatnonzero(before), declared_article):
         return none
     templates = lines.templates
     section = np.arange(len(owners)) >= first

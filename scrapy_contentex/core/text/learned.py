@@ -23,10 +23,10 @@ from ..document import Document
 from ..trees import TreeEnsemble, read_model
 from .block_features import FEATURE_NAMES, PageLines, page_lines
 from .code import code_blocks
-from .combined import _params, finish
-from .comments import reader_comments
+from .combined import Params, _params, finish
+from .comments import article_like, reader_comments
 from .rails import teaser_rails
-from .region import page_blocks
+from .region import PageBlocks, page_blocks
 
 #: The model shipped in the package (scrapy_contentex/models/blocks.json).
 DEFAULT_MODEL = "blocks"
@@ -84,7 +84,15 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
     lines = page_lines(pb, prm)
     if not lines.texts:
         return ""
-    keep = line_model.probabilities(lines) >= cut
+    return decide(doc, pb, lines, line_model.probabilities(lines) >= cut, prm)
+
+
+def decide(doc: Document, pb: PageBlocks, lines: PageLines, keep: np.ndarray, prm: Params) -> str:
+    """The text of the lines the model keeps (``keep``), after the rules that follow it.
+
+    Apart from :func:`extract` so that an ablation can score several rule
+    settings on one pass of the model.
+    """
     if not keep.any():
         # Nothing stands out to the model (a thin page: one paragraph under
         # a title): the rules' region, if any, beats an empty body
@@ -93,9 +101,11 @@ def extract(doc: Document, model: str | LineModel = DEFAULT_MODEL,
     if prm.whole_code_blocks:
         keep |= code_blocks(pb, lines.owners, keep)
     keep &= ~reader_comments(doc, pb, lines, prm.comment_prose_tokens, prm.comment_from_prose,
-                             prm.comment_article_tokens, prm.comment_thread_template)
+                             prm.comment_article_tokens, prm.comment_thread_template,
+                             prm.comment_declared_article)
     keep &= ~teaser_rails(keep, lines.templates, lines.features[:, _TOKENS],
-                          lines.features[:, _LINK_SHARE], prm.rail_prose_tokens)
+                          lines.features[:, _LINK_SHARE], prm.rail_prose_tokens, prm.rail_article_tokens,
+                          lambda prose: article_like(doc, pb, lines.owners, prose, prm.comment_declared_article))
     kept = [text for text, k in zip(lines.texts, keep, strict=True) if k]
     in_quote = lines.features[:, _QUOTE].any(axis=1)
     quoted = {text for text, q in zip(lines.texts, in_quote, strict=True) if q}
