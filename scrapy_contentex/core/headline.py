@@ -156,7 +156,8 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "log_tokens": math.log1p(tokens),
             "is_site": float(is_site(cand.text)),
             "printed": float(min(MAX_PRINTED, shown.count(f" {key} "))),
-            "separators": float(len(segments(cand.text)) > 1),
+            "separators": float(len(segments(cand.text)) > 1 and not cand.sources & _HEADINGS),
+            "heading_separators": float(len(segments(cand.text)) > 1 and bool(cand.sources & _HEADINGS)),
             "sim_title": similarity(cand.text, raw) if raw else 0.0,
             "sim_og": similarity(cand.text, og) if og else 0.0,
             "sim_h1": similarity(cand.text, h1) if h1 else 0.0,
@@ -176,6 +177,8 @@ _HEADINGS = frozenset({"h1_first", "h1_other", "h2"})
 # What follows a headline in "Headline — subtitle", "标题——副标题", "Headline: subtitle";
 # not '|', '_', '/' or '>', which join breadcrumbs and site names.
 _SUBTITLE_RE = re.compile(r"\s*(?:[-–—:：]|——)\s*\S")
+# What ends the headline part before a subtitle ("Headline — " of "Headline — subtitle").
+_HEAD_RE = re.compile(r"\S\s*(?:[-–—:：]|——)\s*$")
 
 
 def _rest_is_site(text: str, raw_title: str, is_site: SitePredicate) -> bool:
@@ -206,7 +209,9 @@ def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> No
             continue
         start = cand.text.casefold()
         cand.whole = next((h for h in headings if h.casefold().startswith(start)
-                           and _SUBTITLE_RE.match(h, len(cand.text))), None)
+                           and _SUBTITLE_RE.match(h, len(cand.text))
+                           or h.casefold().endswith(start) and _HEAD_RE.search(h, 0, len(h) - len(cand.text))),
+                          None)
 
 
 def load_model(path: str | None = None) -> LogisticModel:
