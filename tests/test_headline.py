@@ -63,3 +63,12 @@ def test_a_breadcrumb_heading_is_not_a_subtitle():
     cands = candidates(doc)
     features(doc, cands)
     assert all(c.whole is None for c in cands)
+
+
+def test_the_subtitle_part_of_a_printed_heading_shows_it_whole_too():
+    h1 = "Trade picks up — exports grew faster than expected in April"
+    doc = Document(SUBTITLED.format(title=f"{h1} - Harbour Daily", h1=h1))
+    cands = candidates(doc)
+    features(doc, cands)
+    tail = next(c for c in cands if c.text == "exports grew faster than expected in April")
+    assert tail.shown == h1

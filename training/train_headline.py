@@ -44,7 +44,7 @@ from benchmarks.common import (
 )
 from benchmarks.metadata import headline_ok
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.headline import MODEL_PATH, candidates, choose, features
+from scrapy_contentex.core.headline import MODEL_PATH, Candidate, candidates, choose, features
 from scrapy_contentex.core.pagetype_model import LogisticModel
 
 SET = "wcxb-dev"
@@ -61,9 +61,11 @@ Page = ChoicePage
 
 def load_pages(limit: int | None = None,
                page_features: Callable[[Document], dict[str, float]] | None = None,
-               titles: list[str] | None = None) -> list[Page]:
+               titles: list[str] | None = None,
+               extra: Callable[[Document, list[Candidate]], list[dict[str, float]]] | None = None) -> list[Page]:
     """wcxb-dev pages with a headline truth; ``page_features`` adds page-level values
-    (training/headline_trees.py's experiment); ``titles`` receives each page's truth."""
+    (training/headline_trees.py's experiment), ``extra`` more values per candidate
+    (training/headline_features.py's); ``titles`` receives each page's truth."""
     pages = []
     for record, html in load_texts(SET, limit):
         if not record.get("title"):
@@ -72,7 +74,11 @@ def load_pages(limit: int | None = None,
             titles.append(record["title"])
         doc = Document(html, url=record.get("url"))
         cands = candidates(doc)
-        pages.append(Page(registered_domain(record.get("url")) or "", cands, features(doc, cands),
+        rows = features(doc, cands)
+        if extra:
+            for row, more in zip(rows, extra(doc, cands), strict=True):
+                row.update(more)
+        pages.append(Page(registered_domain(record.get("url")) or "", cands, rows,
                           [headline_ok(c.shown, record["title"]) for c in cands],
                           page_features(doc) if page_features else {}))
     return pages

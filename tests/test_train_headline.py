@@ -1,0 +1,70 @@
+"""The headline chooser's fit (training/train_headline.py) and the placement experiment's features."""
+
+import numpy as np
+
+from scrapy_contentex.core.document import Document
+from scrapy_contentex.core.headline import candidates, choose, features
+from training.headline_features import extra_features
+from training.train_headline import Page, fit_choice, picked_right, train
+
+
+def _choice_sets(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pages of three candidates; feature 0 marks the right one, feature 1 is noise."""
+    rng = np.random.default_rng(seed)
+    sets = []
+    for _ in range(60):
+        x = rng.normal(size=(3, 2))
+        right = int(rng.integers(3))
+        x[right, 0] += 2.0
+        y = np.zeros(3)
+        y[right] = 1.0
+        sets.append((x, y))
+    return sets
+
+
+def test_fit_choice_learns_the_feature_that_marks_the_right_candidate_and_is_deterministic():
+    sets = _choice_sets(0)
+    mean, scale, w = fit_choice(sets, ridge=1.0)
+    assert w[0] > 1.0 and abs(w[1]) < 0.5 * w[0]
+    again = fit_choice(sets, ridge=1.0)
+    assert np.array_equal(w, again[2]) and np.array_equal(mean, again[0])
+    held_out = _choice_sets(1)
+    right = sum(int(np.argmax(((x - mean) / scale) @ w) == int(np.argmax(y))) for x, y in held_out)
+    assert right >= 0.8 * len(held_out)
+
+
+def test_a_larger_ridge_shrinks_the_weights():
+    sets = _choice_sets(0)
+    assert np.abs(fit_choice(sets, ridge=100.0)[2]).sum() < np.abs(fit_choice(sets, ridge=1.0)[2]).sum()
+
+
+PAGE = """<html><head><title>Seven ways to grow basil indoors | Green Thumb Weekly</title>
+<meta property="og:site_name" content="Green Thumb Weekly"></head>
+<body><header><h1><a href="/">Green Thumb Weekly</a></h1></header>
+<article><h1 class="entry-title">Seven ways to grow basil indoors</h1>
+<p>Basil wants six hours of light a day; a south window gives it that in summer and a lamp in winter.</p>
+</article></body></html>"""
+
+
+def test_train_gives_a_model_the_chooser_reads():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/basil")
+    cands = candidates(doc)
+    rows = features(doc, cands)
+    labels = [c.text == "Seven ways to grow basil indoors" for c in cands]
+    pages = [Page("greenthumbweekly.example", cands, rows, labels)] * 3
+    model = train(pages, tuple(rows[0]))
+    pick = choose(cands, rows, model)
+    assert pick == "Seven ways to grow basil indoors" and picked_right(pages[0], pick)
+    assert not picked_right(pages[0], "Green Thumb Weekly")
+
+
+def test_extra_features_tell_the_banner_from_the_article_heading():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/basil")
+    cands = candidates(doc)
+    values = {c.text: v for c, v in zip(cands, extra_features(doc, cands), strict=True)}
+    banner, headline = values["Green Thumb Weekly"], values["Seven ways to grow basil indoors"]
+    assert banner["in_chrome"] == 1.0 and banner["in_link"] == 1.0 and banner["in_content"] == 0.0
+    assert headline["in_content"] == 1.0 and headline["opens_content"] == 1.0 and headline["title_mark"] == 1.0
+    assert headline["own_line"] == 1.0 and headline["under_longest"] > np.log1p(80)  # the body's line
+    title_whole = values["Seven ways to grow basil indoors | Green Thumb Weekly"]
+    assert title_whole["adds_after"] > 0.0 and headline["cut_after"] > 0.0
