@@ -19,8 +19,9 @@ script is deterministic. It learns what the runtime does, choose one
 candidate per page against the page's others, where the former pointwise
 fit (the page-type model's class-balanced logistic regression, each
 candidate judged alone) learned whether a candidate is right on any page.
-Over six draws of the grouped folds it chose 1102-1107 pages right against
-the pointwise fit's 1097-1101 (issue 11 part 5). The ridge is a round value,
+On wcxb-dev, over six draws of the grouped folds, the pointwise fit chose
+1097-1101 pages right and this one 1102-1107 on the same features (issue 11
+part 5; 1104-1109 with the features this commit added). The ridge is a round value,
 not tuned per fold: ``--seeds`` shows the spread. The weights ship in the
 logistic model's file format (zero bias): only the order of the scores
 matters to :func:`~scrapy_contentex.core.headline.choose`.
