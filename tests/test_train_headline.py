@@ -1,42 +1,11 @@
-"""The headline chooser's fit (training/train_headline.py) and the placement experiment's features."""
+"""The headline chooser's training (training/train_headline.py) and the placement experiment's features."""
 
 import numpy as np
 
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.headline import candidates, choose, features
 from training.headline_features import extra_features
-from training.train_headline import Page, fit_choice, picked_right, train
-
-
-def _choice_sets(seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Pages of three candidates; feature 0 marks the right one, feature 1 is noise."""
-    rng = np.random.default_rng(seed)
-    sets = []
-    for _ in range(60):
-        x = rng.normal(size=(3, 2))
-        right = int(rng.integers(3))
-        x[right, 0] += 2.0
-        y = np.zeros(3)
-        y[right] = 1.0
-        sets.append((x, y))
-    return sets
-
-
-def test_fit_choice_learns_the_feature_that_marks_the_right_candidate_and_is_deterministic():
-    sets = _choice_sets(0)
-    mean, scale, w = fit_choice(sets, ridge=1.0)
-    assert w[0] > 1.0 and abs(w[1]) < 0.5 * w[0]
-    again = fit_choice(sets, ridge=1.0)
-    assert np.array_equal(w, again[2]) and np.array_equal(mean, again[0])
-    held_out = _choice_sets(1)
-    right = sum(int(np.argmax(((x - mean) / scale) @ w) == int(np.argmax(y))) for x, y in held_out)
-    assert right >= 0.8 * len(held_out)
-
-
-def test_a_larger_ridge_shrinks_the_weights():
-    sets = _choice_sets(0)
-    assert np.abs(fit_choice(sets, ridge=100.0)[2]).sum() < np.abs(fit_choice(sets, ridge=1.0)[2]).sum()
-
+from training.train_headline import Page, picked_right, train
 
 PAGE = """<html><head><title>Seven ways to grow basil indoors | Green Thumb Weekly</title>
 <meta property="og:site_name" content="Green Thumb Weekly"></head>

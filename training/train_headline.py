@@ -12,18 +12,19 @@ benchmark's match rule (``benchmarks.metadata.headline_ok``); pages where no
 candidate is right teach nothing about choosing and are left out of the fit
 (they still count as misses in the CV figure).
 
-The fit is a conditional logit: a softmax over each page's candidates, fit
-to put the page's probability on its right candidates (shared evenly when
-several are right), with an L2 ridge; Newton steps from zero weights, so the
-script is deterministic. It learns what the runtime does, choose one
+The fit is a conditional logit, the date model's (``train_dates.fit_choice``):
+a softmax over each page's candidates, fit to put the page's probability on
+its right candidates, with an L2 ridge; Newton steps from zero weights, so
+the script is deterministic. It learns what the runtime does, choose one
 candidate per page against the page's others, where the former pointwise
 fit (the page-type model's class-balanced logistic regression, each
 candidate judged alone) learned whether a candidate is right on any page.
 On wcxb-dev, over six draws of the grouped folds, the pointwise fit chose
-1097-1101 pages right and this one 1102-1107 on the same features (issue 11
-part 5; 1104-1109 with the features this commit added). The ridge is a round value,
-not tuned per fold: ``--seeds`` shows the spread. The weights ship in the
-logistic model's file format (zero bias): only the order of the scores
+1097-1101 pages right (issue 11 part 5), this one 1104-1109 with the features
+changed alongside it (the separators split, the subtitle part of a printed
+heading). The ridge is a round
+value, not tuned per fold: ``--seeds`` shows the spread. The weights ship in
+the logistic model's file format (zero bias): only the order of the scores
 matters to :func:`~scrapy_contentex.core.headline.choose`.
 """
 
@@ -38,8 +39,9 @@ import numpy as np
 from benchmarks.common import (
     ChoicePage,
     choice_cross_validation,
-    group_folds,
+    choice_picks,
     load_texts,
+    print_choice_seeds,
     print_table,
     registered_domain,
 )
@@ -47,12 +49,11 @@ from benchmarks.metadata import headline_ok
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.headline import MODEL_PATH, Candidate, candidates, choose, features
 from scrapy_contentex.core.pagetype_model import LogisticModel
+from training.train_dates import fit_choice
 
 SET = "wcxb-dev"
 FOLDS = 5
 RIDGE = 30.0
-# Newton steps at most (the fit converges in well under ten).
-MAX_STEPS = 50
 
 
 # One page's candidates, their feature rows, which of them match the truth and
@@ -85,42 +86,10 @@ def load_pages(limit: int | None = None,
     return pages
 
 
-def fit_choice(pages: list[tuple[np.ndarray, np.ndarray]], ridge: float = RIDGE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Conditional logit over choice sets: (mean, scale, weights) on standardised features.
-
-    ``pages``: per page, its candidates' feature matrix and 0/1 labels (at least
-    one 1). The loss, per page, is the cross-entropy between the softmax of the
-    candidates' scores and the even share over its right candidates; it is
-    convex, so Newton steps from zero converge to the one optimum, deterministically.
-    """
-    x = np.vstack([rows for rows, _ in pages])
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    sets = [((rows - mean) / scale, labels / labels.sum()) for rows, labels in pages]
-    w = np.zeros(x.shape[1])
-    for _ in range(MAX_STEPS):
-        grad = ridge * w
-        hess = ridge * np.eye(len(w))
-        for z, target in sets:
-            score = z @ w
-            p = np.exp(score - score.max())
-            p /= p.sum()
-            grad += z.T @ (p - target)
-            mean_z = p @ z
-            hess += (z * p[:, None]).T @ z - np.outer(mean_z, mean_z)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return mean, scale, w
-
-
 def train(pages: list[Page], names: tuple[str, ...], ridge: float = RIDGE) -> LogisticModel:
     """Fit on the pages that have a right candidate and something to choose between."""
     useful = [p for p in pages if any(p.labels) and len(p.rows) > 1]
-    sets = [(np.array([[row[n] for n in names] for row in p.rows], dtype=float), np.array(p.labels, dtype=float))
-            for p in useful]
+    sets = [(np.array([[row[n] for n in names] for row in p.rows], dtype=float), np.array(p.labels)) for p in useful]
     mean, scale, weights = fit_choice(sets, ridge)
     return LogisticModel(
         features=names, mean=tuple(mean.tolist()), scale=tuple(scale.tolist()),
@@ -153,14 +122,8 @@ def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS,
              seed: int | None = None) -> list[str | None]:
     """The text each page gets from a model fit on the other folds (the CV's own folds;
     with a ``seed``, another deterministic draw of folds grouped by domain)."""
-    fold_of = group_folds([p.domain for p in pages], folds, seed)
-    picks: list[str | None] = [None] * len(pages)
-    for k in range(folds):
-        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
-        for i, (page, f) in enumerate(zip(pages, fold_of, strict=True)):
-            if f == k:
-                picks[i] = choose(page.cands, page.rows, model)
-    return picks
+    return choice_picks(pages, [p.domain for p in pages], lambda part: train(part, names),
+                        lambda model, page: choose(page.cands, page.rows, model), folds, seed)
 
 
 def picked_right(page: Page, pick: str | None) -> bool:
@@ -169,13 +132,10 @@ def picked_right(page: Page, pick: str | None) -> bool:
 
 
 def print_seeds(pages: list[Page], names: tuple[str, ...], seeds: int) -> None:
-    """The CV's right pages on other draws of the folds: their spread is the noise a change must beat."""
-    rows = []
-    for seed in range(1, seeds + 1):
-        right = sum(picked_right(page, pick) for page, pick in zip(pages, cv_picks(pages, names, seed=seed), strict=True))
-        rows.append([f"seed {seed}", len(pages), f"{right / len(pages):.3f} ({right}/{len(pages)})"])
-    print_table(["folds drawn with", "pages", "model"], rows,
-                title=f"the same grouped CV on {seeds} other draws of the {FOLDS} folds")
+    """The CV's right pages on other draws of the folds."""
+    print_choice_seeds(pages, lambda seed: sum(picked_right(page, pick) for page, pick in
+                                               zip(pages, cv_picks(pages, names, seed=seed), strict=True)),
+                       seeds, FOLDS)
 
 
 def print_misses(pages: list[Page], titles: list[str], names: tuple[str, ...]) -> None:
