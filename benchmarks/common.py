@@ -256,3 +256,28 @@ def choice_cross_validation(pages: list, domains: list[str], train: Callable[[li
     oracle = sum(any(p.labels) for p in pages)
     rows.append(["a right candidate exists", n, oracle / n, oracle / n])
     return rows
+
+
+def choice_picks(pages: list, domains: list[str], train: Callable[[list], object],
+                 pick: Callable[[object, object], object], folds: int, seed: int | None = None) -> list:
+    """What each page gets from a model fit on the other folds (grouped by ``domains``;
+    with a ``seed``, another deterministic draw of the folds): ``pick(model, page)``."""
+    fold_of = group_folds(domains, folds, seed)
+    picks: list = [None] * len(pages)
+    for k in range(folds):
+        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k])
+        for i, (page, f) in enumerate(zip(pages, fold_of, strict=True)):
+            if f == k:
+                picks[i] = pick(model, page)
+    return picks
+
+
+def print_choice_seeds(pages: list, right: Callable[[int], int], seeds: int, folds: int) -> None:
+    """The pages a choice gets right (``right(seed)``) on other draws of the folds: their
+    spread is the noise a change must beat."""
+    rows = []
+    for seed in range(1, seeds + 1):
+        count = right(seed)
+        rows.append([f"seed {seed}", len(pages), f"{count / len(pages):.3f} ({count}/{len(pages)})"])
+    print_table(["folds drawn with", "pages", "model"], rows,
+                title=f"the same grouped CV on {seeds} other draws of the {folds} folds")

@@ -47,6 +47,9 @@ def test_a_title_segment_that_cuts_the_printed_heading_gives_the_whole_heading()
     features(doc, cands)
     first = next(c for c in cands if c.text == "Trade picks up")
     assert first.shown == h1
+    # the part after the editor's dash shows it whole too
+    subtitle = next(c for c in cands if c.text == "exports grew faster than expected in April")
+    assert subtitle.shown == h1
     assert extract_headline(doc) == h1
 
 
@@ -63,3 +66,4 @@ def test_a_breadcrumb_heading_is_not_a_subtitle():
     cands = candidates(doc)
     features(doc, cands)
     assert all(c.whole is None for c in cands)
+

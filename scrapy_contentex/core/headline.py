@@ -8,7 +8,10 @@ banner on others; the ``<title>`` is sometimes the only clean copy. So every
 copy (and the site-name-free parts of ``<title>``) becomes a candidate, each
 candidate gets a handful of features (which sources state it, how many agree,
 whether the page prints it, its similarity to the other copies), and a
-logistic regression scores them; the best-scored candidate is the headline.
+linear score ranks them; the best-scored candidate is the headline. The
+weights are a conditional logit's (a softmax over each page's candidates,
+fit to choose the right one against the page's others), stored in the
+logistic model's file format.
 
 The rule-based choice of :mod:`.title` (seed 002 plus its refinements) is one
 of the candidates and one of the features, so the model only has to learn
@@ -156,7 +159,8 @@ def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
             "log_tokens": math.log1p(tokens),
             "is_site": float(is_site(cand.text)),
             "printed": float(min(MAX_PRINTED, shown.count(f" {key} "))),
-            "separators": float(len(segments(cand.text)) > 1),
+            "separators": float(len(segments(cand.text)) > 1 and not cand.sources & _HEADINGS),
+            "heading_separators": float(len(segments(cand.text)) > 1 and bool(cand.sources & _HEADINGS)),
             "sim_title": similarity(cand.text, raw) if raw else 0.0,
             "sim_og": similarity(cand.text, og) if og else 0.0,
             "sim_h1": similarity(cand.text, h1) if h1 else 0.0,
@@ -176,6 +180,11 @@ _HEADINGS = frozenset({"h1_first", "h1_other", "h2"})
 # What follows a headline in "Headline — subtitle", "标题——副标题", "Headline: subtitle";
 # not '|', '_', '/' or '>', which join breadcrumbs and site names.
 _SUBTITLE_RE = re.compile(r"\s*(?:[-–—:：]|——)\s*\S")
+# What ends the headline part before a subtitle ("Headline — " of "Headline — subtitle"),
+# when the title segment is the subtitle: an editor's dash or a full-width colon.
+# Not the spaced ASCII hyphen or colon: templates join "Forum node - Question" and
+# "Blog: Post" with them, and there the part after it is the headline.
+_HEAD_RE = re.compile(r"\S\s*(?:[–—：]|——)\s*$")
 
 
 def _rest_is_site(text: str, raw_title: str, is_site: SitePredicate) -> bool:
@@ -189,12 +198,12 @@ def _rest_is_site(text: str, raw_title: str, is_site: SitePredicate) -> bool:
 
 
 def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> None:
-    """Set ``whole`` on candidates that are the headline part of a printed "headline — subtitle".
+    """Set ``whole`` on candidates that are a part of a printed "headline — subtitle".
 
-    A ``<title>`` segment ("A") cuts the heading "A — B" when the page prints
-    that heading and the ``<title>`` holds it whole: the site split its own
-    title on the dash, the reader sees "A — B". Chinese agencies write
-    "标题——副标题" the same way.
+    A ``<title>`` segment ("A", or "B" after an editor's dash) cuts the
+    heading "A — B" when the page prints that heading and the ``<title>``
+    holds it whole: the site split its own title on the dash, the reader sees
+    "A — B". Chinese agencies write "标题——副标题" the same way.
     """
     title_key = f" {_norm(raw_title)} " if raw_title else ""
     if not title_key:
@@ -204,9 +213,11 @@ def _mark_cut_headings(cands: list[Candidate], raw_title: str, shown: str) -> No
     for cand in cands:
         if cand.sources & _HEADINGS:
             continue
-        start = cand.text.casefold()
-        cand.whole = next((h for h in headings if h.casefold().startswith(start)
-                           and _SUBTITLE_RE.match(h, len(cand.text))), None)
+        part = cand.text.casefold()
+        cand.whole = next((h for h in headings
+                           if h.casefold().startswith(part) and _SUBTITLE_RE.match(h, len(cand.text))
+                           or h.casefold().endswith(part) and _HEAD_RE.search(h, 0, len(h) - len(cand.text))),
+                          None)
 
 
 def load_model(path: str | None = None) -> LogisticModel:

@@ -252,16 +252,22 @@ def structured_headline(tree: HtmlElement, objects: list[dict] | None = None) ->
     return None
 
 
-def headings(tree: HtmlElement) -> list[tuple[int, str]]:
-    """(level, text) of the h1..h6 elements in document order, abnormal ones dropped."""
-    found: list[tuple[int, str]] = []
+def heading_elements(tree: HtmlElement) -> list[tuple[int, str, HtmlElement]]:
+    """(level, text, element) of the h1..h6 elements in document order, abnormal ones dropped
+    (training/headline_features.py reads where each heading sits)."""
+    found: list[tuple[int, str, HtmlElement]] = []
     for element in tree.iter("h1", "h2", "h3", "h4", "h5", "h6"):
         text = _text(element)
         if _plausible(text):
-            found.append((int(element.tag[1]), text))
+            found.append((int(element.tag[1]), text, element))
             if len(found) >= MAX_HEADINGS:
                 break
     return found
+
+
+def headings(tree: HtmlElement) -> list[tuple[int, str]]:
+    """(level, text) of the h1..h6 elements in document order, abnormal ones dropped."""
+    return [(level, text) for level, text, _ in heading_elements(tree)]
 
 
 def page_headings(doc: Document) -> list[tuple[int, str]]:
