@@ -101,7 +101,8 @@ def _pages():
 
 
 def test_training_is_deterministic_byte_for_byte_and_learns_no_author():
-    from training.train_authors import cv_picks, feature_names, model_json, train
+    from training.choice import model_json
+    from training.train_authors import cv_picks, feature_names, train
 
     pages = _pages()
     assert all(p.cands for p in pages)  # the review's author is a candidate on the shop pages

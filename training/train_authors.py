@@ -21,8 +21,6 @@ trained on: benchmarks.metadata checks them.
 
 from __future__ import annotations
 
-import argparse
-
 import numpy as np
 
 from benchmarks.common import ChoicePage, group_folds, load_texts, print_table, registered_domain
@@ -37,7 +35,7 @@ from scrapy_contentex.core.author_model import (
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.metadata import page_author_candidates
 from scrapy_contentex.core.pagetype_model import LogisticModel
-from training.train_dates import fit_choice, model_json
+from training.choice import choice_arguments, fit_choice, run_chooser
 
 SET = "wcxb-dev"
 FOLDS = 5
@@ -196,28 +194,20 @@ def feature_names() -> tuple[str, ...]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
-    parser.add_argument("--misses", action="store_true", help="list the cross-validated misses, write nothing")
-    parser.add_argument("--seeds", type=int, default=0, help="also run the CV on N other fold draws, write nothing")
-    parser.add_argument("--limit", type=int, default=None)
-    args = parser.parse_args(argv)
+    args = choice_arguments(argv, __doc__, "list the cross-validated misses")
     records = load_texts(SET, args.limit)
     pages = load_pages(records=records)
     if not pages:
         print(f"no {SET} pages found: nothing to train")
         return 0
     names = feature_names()
-    print_table(CV_HEADERS, cross_validate(pages, names),
-                title=f"{SET}: authors, {FOLDS} folds grouped by registered domain")
-    if args.seeds:
-        print_seeds(pages, names, args.seeds)
-    if args.misses:
-        print_misses(records, pages, names)
-    if not (args.check or args.misses or args.seeds):
-        MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
-        print(f"wrote {MODEL_PATH}")
-    return 0
+    return run_chooser(
+        args,
+        table=lambda: print_table(CV_HEADERS, cross_validate(pages, names),
+                                  title=f"{SET}: authors, {FOLDS} folds grouped by registered domain"),
+        seeds=lambda n: print_seeds(pages, names, n),
+        misses=lambda: print_misses(records, pages, names),
+        fit=lambda: train(pages, names), path=MODEL_PATH)
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -11,17 +11,14 @@ Pages: wcxb-dev (CC-BY-4.0), the set with a date truth on many sites
 benchmark's match rule (``benchmarks.metadata.date_ok``); pages where no
 candidate is right teach nothing about choosing and are left out of the fit
 (they still count as misses in the CV figure), and so are pages where the
-rule finds no date (the model is not asked there). The fit is the page-type
-model's: class-balanced L2 logistic regression, Newton steps from zero
-weights, so the script is deterministic and its output byte for byte the
+rule finds no date (the model is not asked there). The fit is a conditional
+logit over each page's candidates (``training.choice.fit_choice``, an L2
+ridge, Newton steps from zero weights), so the script is deterministic and its output byte for byte the
 same on the same pages. The ridge is fixed, not tuned. articles-zh and
 forums-harvest are never trained on: benchmarks.metadata checks them.
 """
 
 from __future__ import annotations
-
-import argparse
-import json
 
 import numpy as np
 
@@ -46,6 +43,7 @@ from scrapy_contentex.core.dates import find_dates
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.metadata import page_date_candidates
 from scrapy_contentex.core.pagetype_model import LogisticModel
+from training.choice import choice_arguments, fit_choice, run_chooser
 
 SET = "wcxb-dev"
 FOLDS = 5
@@ -71,40 +69,6 @@ def load_pages(limit: int | None = None, records: list[tuple[dict, str]] | None 
     """wcxb-dev pages with a date truth."""
     return [page_of(html, record.get("url"), record["date"])
             for record, html in (dated_records(limit) if records is None else records)]
-
-
-def fit_choice(pages: list[tuple[np.ndarray, np.ndarray]], ridge: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Conditional logit: per page, P(candidate) = softmax of its score, fit to the right ones.
-
-    ``pages``: (feature matrix, right mask) of each page. Loss: the sum over
-    pages of -log P(a right candidate), plus ``ridge``/2 |w|^2 on standardised
-    features. Newton-like steps with the softmax's covariance as the curvature
-    (it bounds the true one from above, so every step lowers the loss), from
-    zero weights: deterministic. Returns (mean, scale, weights).
-    """
-    x = np.vstack([m for m, _ in pages])
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-9] = 1.0
-    zs = [((m - mean) / scale, right) for m, right in pages]
-    w = np.zeros(x.shape[1])
-    for _ in range(300):
-        grad = ridge * w
-        hess = ridge * np.eye(len(w))
-        for z, right in zs:
-            s = z @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            q = np.where(right, p, 0.0)
-            q /= q.sum()
-            mu = p @ z
-            grad += mu - q @ z
-            hess += (z * p[:, None]).T @ z - np.outer(mu, mu)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    return mean, scale, w
 
 
 def train(pages: list[Page], names: tuple[str, ...], ridge: float = RIDGE) -> LogisticModel:
@@ -211,34 +175,21 @@ def feature_names() -> tuple[str, ...]:
     return tuple(features([DateCandidate("2000-01-01", "2000-01-01", "")])[0])
 
 
-def model_json(model: LogisticModel) -> str:
-    """The model file's exact text."""
-    return json.dumps(model.to_json(), indent=1) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
-    parser.add_argument("--misses", action="store_true", help="list the cross-validated misses by family, write nothing")
-    parser.add_argument("--seeds", type=int, default=0, help="also run the CV on N other fold draws, write nothing")
-    parser.add_argument("--limit", type=int, default=None)
-    args = parser.parse_args(argv)
+    args = choice_arguments(argv, __doc__, "list the cross-validated misses by family")
     records = dated_records(args.limit)
     pages = load_pages(records=records)
     if not pages:
         print(f"no {SET} pages found: nothing to train")
         return 0
     names = feature_names()
-    print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
-                title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain")
-    if args.seeds:
-        print_seeds(pages, names, args.seeds)
-    if args.misses:
-        print_misses(records, pages, names)
-    if not (args.check or args.misses or args.seeds):
-        MODEL_PATH.write_text(model_json(train(pages, names)), encoding="utf-8")
-        print(f"wrote {MODEL_PATH}")
-    return 0
+    return run_chooser(
+        args,
+        table=lambda: print_table(["date", "pages", "rule", "model"], cross_validate(pages, names),
+                                  title=f"{SET}: date accuracy, {FOLDS} folds grouped by registered domain"),
+        seeds=lambda n: print_seeds(pages, names, n),
+        misses=lambda: print_misses(records, pages, names),
+        fit=lambda: train(pages, names), path=MODEL_PATH)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ benchmark's match rule (``benchmarks.metadata.headline_ok``); pages where no
 candidate is right teach nothing about choosing and are left out of the fit
 (they still count as misses in the CV figure).
 
-The fit is a conditional logit, the date model's (``train_dates.fit_choice``):
+The fit is a conditional logit, the date model's (``training.choice.fit_choice``):
 a softmax over each page's candidates, fit to put the page's probability on
 its right candidates, with an L2 ridge; Newton steps from zero weights, so
 the script is deterministic. It learns what the runtime does, choose one
@@ -30,8 +30,6 @@ matters to :func:`~scrapy_contentex.core.headline.choose`.
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Callable
 
 import numpy as np
@@ -49,7 +47,7 @@ from benchmarks.metadata import headline_ok
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.headline import MODEL_PATH, Candidate, candidates, choose, features
 from scrapy_contentex.core.pagetype_model import LogisticModel
-from training.train_dates import fit_choice
+from training.choice import choice_arguments, fit_choice, run_chooser
 
 SET = "wcxb-dev"
 FOLDS = 5
@@ -154,29 +152,20 @@ def print_misses(pages: list[Page], titles: list[str], names: tuple[str, ...]) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="cross-validate only, write nothing")
-    parser.add_argument("--seeds", type=int, default=0, help="also run the CV on N other fold draws, write nothing")
-    parser.add_argument("--misses", action="store_true", help="list the CV's misses where a right candidate exists")
-    parser.add_argument("--limit", type=int, default=None)
-    args = parser.parse_args(argv)
+    args = choice_arguments(argv, __doc__, "list the CV's misses where a right candidate exists")
     titles: list[str] = []
     pages = load_pages(args.limit, titles=titles)
     if not pages:
         print(f"no {SET} pages found: nothing to train")
         return 0
     names = next(tuple(p.rows[0]) for p in pages if p.rows)
-    print_table(["headline", "pages", "rule", "model"], cross_validate(pages, names),
-                title=f"{SET}: headline accuracy, {FOLDS} folds grouped by registered domain")
-    if args.seeds:
-        print_seeds(pages, names, args.seeds)
-    if args.misses:
-        print_misses(pages, titles, names)
-    if not (args.check or args.seeds or args.misses):
-        model = train(pages, names)
-        MODEL_PATH.write_text(json.dumps(model.to_json(), indent=1) + "\n", encoding="utf-8")
-        print(f"wrote {MODEL_PATH}")
-    return 0
+    return run_chooser(
+        args,
+        table=lambda: print_table(["headline", "pages", "rule", "model"], cross_validate(pages, names),
+                                  title=f"{SET}: headline accuracy, {FOLDS} folds grouped by registered domain"),
+        seeds=lambda n: print_seeds(pages, names, n),
+        misses=lambda: print_misses(pages, titles, names),
+        fit=lambda: train(pages, names), path=MODEL_PATH)
 
 
 if __name__ == "__main__":
