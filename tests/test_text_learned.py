@@ -218,7 +218,7 @@ def test_reader_comments_are_cut_from_articles_but_not_from_declared_threads(tmp
     text = learned.extract(Document(page), **on)
     assert "Great post" not in text and PARAGRAPHS[0] in text
     assert "Great post" in learned.extract(Document(page), model=keep_all, comment_prose_tokens=10_000,
-                                           comment_article_tokens=0)
+                                           comment_article_tokens=0, comment_markup_tokens=0)
     # Less prose than the bar is enough in article markup ("story"), not in a thread's ("topic").
     short = {"model": keep_all, "comment_prose_tokens": 10_000, "comment_article_tokens": 50}
     assert "Great post" not in learned.extract(Document(page), **short)
@@ -249,6 +249,27 @@ def test_a_declared_article_is_enough_for_a_short_post(tmp_path):
     for head in ('<meta property="og:type" content="website">',
                  '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'):
         assert not comments.declares_article(Document(page.replace("</head>", head + "</head>")))
+
+
+def test_a_few_lines_of_prose_in_article_markup_are_a_short_post(tmp_path):
+    """A 40-token post in "entry" markup loses its comments at the markup bar, below the
+    declared-article bar; a thread's opening post ("topic"), or a page that only declares
+    an article, keeps them."""
+    post = ("<div class='entry-content'><p>We walked the new river path on Sunday morning and "
+            "counted the herons. The council says the last stretch opens in May, with lights "
+            "and two more benches near the old mill.</p></div>")
+    page = f"<html><head></head><body><h1>River walk</h1>{post}{_COMMENTS}</body></html>"
+    keep_all = _constant_model(tmp_path, 10.0)
+    bars = {"model": keep_all, "comment_prose_tokens": 300, "comment_article_tokens": 100}
+    assert "Great post" not in learned.extract(Document(page), **bars, comment_markup_tokens=30)
+    assert "counted the herons" in learned.extract(Document(page), **bars, comment_markup_tokens=30)
+    assert "Great post" in learned.extract(Document(page), **bars, comment_markup_tokens=0)
+    assert "Great post" in learned.extract(Document(page), **bars, comment_markup_tokens=60)
+    topic = page.replace("entry-content", "topic-content")
+    assert "Great post" in learned.extract(Document(topic), **bars, comment_markup_tokens=30)
+    declared = page.replace("entry-content", "main").replace(
+        "<head>", '<head><meta property="og:type" content="article">')
+    assert "Great post" in learned.extract(Document(declared), **bars, comment_markup_tokens=30)
 
 
 def test_a_thread_whose_replies_alone_are_named_keeps_them(tmp_path):

@@ -129,6 +129,10 @@ class Params:
     #: ...or when the page declares itself an article (JSON-LD Article,
     #: NewsArticle, BlogPosting; og:type "article"), whatever its markup.
     comment_declared_article: bool = True
+    #: ...or this many tokens when the prose sits in article markup (a
+    #: declared article alone still needs ``comment_article_tokens``: some
+    #: forums declare every thread og:type "article"; 0: off).
+    comment_markup_tokens: int = 30
     #: Learned default: on a page with at least this many tokens of prose,
     #: lists of linked headlines (one template, four items or more) wholly
     #: before or after the prose and lighter than half of it are teaser

@@ -138,15 +138,30 @@ def article_like(doc: Document, pb: PageBlocks, owners: list[int], lines: np.nda
     return declared and declares_article(doc) or in_article_markup(pb, owners, lines)
 
 
+def _short_post(doc: Document, pb: PageBlocks, owners: list[int], before: np.ndarray, prose: float,
+                article_tokens: int, markup_tokens: int, declared: bool) -> bool:
+    """Prose shorter than the rule's bar is one short post: ``markup_tokens``
+    of it in article markup, or ``article_tokens`` in article markup or on a
+    page that declares an article (with ``declared``)."""
+    if 0 < markup_tokens <= prose and in_article_markup(pb, owners, before):
+        return True
+    return 0 < article_tokens <= prose and article_like(doc, pb, owners, before, declared)
+
+
 def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_tokens: int,
                     from_prose: bool = True, article_tokens: int = 0,
-                    thread_template: bool = True, declared_article: bool = False) -> np.ndarray:
+                    thread_template: bool = True, declared_article: bool = False,
+                    markup_tokens: int = 0) -> np.ndarray:
     """Lines of a comment section that follows ``prose_tokens`` tokens of an article's prose.
 
     With ``article_tokens`` (> 0), ``article_tokens`` tokens of prose are
     enough when that prose sits in article markup (:func:`in_article_markup`),
     or, with ``declared_article``, when the page declares itself an article
-    (:func:`declares_article`): a short post's comments outweigh it.  Nothing on pages that declare a
+    (:func:`declares_article`): a short post's comments outweigh it.
+    With ``markup_tokens`` (> 0), that many tokens are enough in article
+    markup alone: the markup names the post's own wrappers, a stricter
+    sign than the page's declaration, which forums that call every thread
+    an og:type "article" write too.  Nothing on pages that declare a
     thread or a Q&A, nor when ``prose_tokens`` is 0 (the rule is off), nor
     when most of that prose shares a line template with the section's
     lines: the opening post of a thread is one of its records, built like
@@ -158,10 +173,9 @@ def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_token
         return none
     line_tokens, link_share = lines.features[:, _TOKENS], lines.features[:, _LINK_SHARE]
     inside, first, prose = comment_section(pb, owners, line_tokens, link_share, from_prose)
-    if prose < prose_tokens and not 0 < article_tokens <= prose:
-        return none
     before = prose_lines(line_tokens[:first], link_share[:first]) & ~inside[:first]
-    if prose < prose_tokens and not article_like(doc, pb, owners, np.flatnonzero(before), declared_article):
+    if prose < prose_tokens and not _short_post(doc, pb, owners, np.flatnonzero(before), prose,
+                                                article_tokens, markup_tokens, declared_article):
         return none
     templates = lines.templates
     section = np.arange(len(owners)) >= first

@@ -102,7 +102,7 @@ def decide(doc: Document, pb: PageBlocks, lines: PageLines, keep: np.ndarray, pr
         keep |= code_blocks(pb, lines.owners, keep)
     keep &= ~reader_comments(doc, pb, lines, prm.comment_prose_tokens, prm.comment_from_prose,
                              prm.comment_article_tokens, prm.comment_thread_template,
-                             prm.comment_declared_article)
+                             prm.comment_declared_article, prm.comment_markup_tokens)
     keep &= ~teaser_rails(keep, lines.templates, lines.features[:, _TOKENS],
                           lines.features[:, _LINK_SHARE], prm.rail_prose_tokens, prm.rail_article_tokens,
                           lambda prose: article_like(doc, pb, lines.owners, prose, prm.comment_declared_article))
