@@ -23,7 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from benchmarks.common import ChoicePage, group_folds, load_texts, print_table, registered_domain
+from benchmarks.common import (
+    ChoicePage,
+    choice_picks,
+    group_folds,
+    load_texts,
+    print_table,
+    registered_domain,
+)
 from benchmarks.metadata import author_ok
 from scrapy_contentex.core.author_model import (
     MODEL_PATH,
@@ -122,14 +129,10 @@ def scores(pages: list[Page], picks: list[int]) -> tuple[int, int]:
 def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS,
              seed: int | None = None) -> tuple[list[int], list[int]]:
     """Each page's option from a model fit on the other folds, and each page's fold."""
-    fold_of = group_folds([p.domain for p in pages], folds, seed)
-    picks = [0] * len(pages)
-    for k in range(folds):
-        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
-        for i, (page, f) in enumerate(zip(pages, fold_of, strict=True)):
-            if f == k:
-                picks[i] = model_pick(page, model)
-    return picks, fold_of
+    domains = [p.domain for p in pages]
+    picks = choice_picks(pages, domains, lambda part: train(part, names), lambda model, page: model_pick(page, model),
+                         folds, seed)
+    return picks, group_folds(domains, folds, seed)
 
 
 def cross_validate(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS) -> list[list]:

@@ -25,8 +25,9 @@ import numpy as np
 from benchmarks.common import (
     ChoicePage,
     choice_cross_validation,
-    group_folds,
+    choice_picks,
     load_texts,
+    print_choice_seeds,
     print_table,
     registered_domain,
 )
@@ -117,14 +118,8 @@ def cv_picks(pages: list[Page], names: tuple[str, ...], folds: int = FOLDS,
              seed: int | None = None) -> list[DateCandidate | None]:
     """The candidate each page gets from a model fit on the other folds (the CV's own
     folds; with a ``seed``, another deterministic draw of folds grouped by domain)."""
-    fold_of = group_folds([p.domain for p in pages], folds, seed)
-    picks: list[DateCandidate | None] = [None] * len(pages)
-    for k in range(folds):
-        model = train([p for p, f in zip(pages, fold_of, strict=True) if f != k], names)
-        for i, (page, f) in enumerate(zip(pages, fold_of, strict=True)):
-            if f == k:
-                picks[i] = choose(page.cands, page.rows, model)
-    return picks
+    return choice_picks(pages, [p.domain for p in pages], lambda part: train(part, names),
+                        lambda model, page: choose(page.cands, page.rows, model), folds, seed)
 
 
 def miss_family(page: Page, gold: str, html: str) -> str:
@@ -145,13 +140,9 @@ def miss_family(page: Page, gold: str, html: str) -> str:
 
 def print_seeds(pages: list[Page], names: tuple[str, ...], seeds: int) -> None:
     """The CV's right pages on other draws of the folds: their spread is the noise a change must beat."""
-    rows = []
-    for seed in range(1, seeds + 1):
-        right = sum(picked_right(page, pick)
-                    for page, pick in zip(pages, cv_picks(pages, names, seed=seed), strict=True))
-        rows.append([f"seed {seed}", len(pages), f"{right / len(pages):.3f} ({right}/{len(pages)})"])
-    print_table(["folds drawn with", "pages", "model"], rows,
-                title=f"the same grouped CV on {seeds} other draws of the {FOLDS} folds")
+    print_choice_seeds(pages, lambda seed: sum(picked_right(page, pick) for page, pick in
+                                               zip(pages, cv_picks(pages, names, seed=seed), strict=True)),
+                       seeds, FOLDS)
 
 
 def print_misses(records: list[tuple[dict, str]], pages: list[Page], names: tuple[str, ...]) -> None:
