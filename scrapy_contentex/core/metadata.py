@@ -647,6 +647,7 @@ AUTHOR_SOURCES = (
     ("byline", "byline"), ("card", "text"), ("classes", "classes"), ("poster", "poster"),
     ("user_card", "poster"), ("dateline", "dateline"),
 )
+_SOURCE_KIND = dict(AUTHOR_SOURCES)
 
 
 class AuthorSources:
@@ -677,6 +678,7 @@ class AuthorSources:
         }
         self._raw: dict[str, list[str]] = {}
         self._clean: dict[str, list[str]] = {}
+        self._organisation: dict[str, bool] = {}
 
     def was_read(self, name: str) -> bool:
         """Whether the source has been read (the rule reads them in order until it has an answer)."""
@@ -696,10 +698,12 @@ class AuthorSources:
 
     def organisation(self, name: str) -> bool:
         """Whether a declared source names an organisation: JSON-LD says so, or every name is the site's."""
-        names = self.names(name)
-        return dict(AUTHOR_SOURCES)[name] == "declared" and bool(names) and (
-            getattr(self.raw(name), "organisations", False) or all(self.is_site(n) for n in names)
-        )
+        if name not in self._organisation:  # the rule and the candidates both ask
+            names = self.names(name)
+            self._organisation[name] = _SOURCE_KIND[name] == "declared" and bool(names) and (
+                getattr(self.raw(name), "organisations", False) or all(self.is_site(n) for n in names)
+            )
+        return self._organisation[name]
 
 
 def find_authors(
