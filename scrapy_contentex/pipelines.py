@@ -46,7 +46,6 @@ class ContentexPipeline:
     def __init__(self, crawler: Crawler | None = None, config: ContentexSettings | None = None):
         self.crawler = crawler
         self.config = config or ContentexSettings()
-        self.stats = getattr(crawler, "stats", None)
         self.counts = stats_buffer(crawler)  # published in batches and at close_spider
         self._logged: set[str] = set()
 
