@@ -113,8 +113,10 @@ def matrix(pages: list[Labelled], names: tuple[str, ...]) -> np.ndarray:
     return np.array([[p.features[n] for n in names] for p in pages], dtype=float)
 
 
-def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Class-balanced, L2-penalised logistic regression on standardised features.
+def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE,
+        balanced: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Class-balanced (unless not ``balanced``), L2-penalised logistic regression
+    on standardised features.
 
     Returns (mean, scale, weights, bias). Newton steps from zero: deterministic.
     """
@@ -125,7 +127,7 @@ def fit(x: np.ndarray, y: np.ndarray, ridge: float = RIDGE) -> tuple[np.ndarray,
     a = np.hstack([np.ones((len(z), 1)), z])
     n_pos = max(y.sum(), 1)
     n_neg = max(len(y) - y.sum(), 1)
-    cw = np.where(y, 0.5 / n_pos, 0.5 / n_neg) * len(y)
+    cw = np.where(y, 0.5 / n_pos, 0.5 / n_neg) * len(y) if balanced else np.ones(len(y))
     w = np.zeros(a.shape[1])
     penalty = np.full(a.shape[1], ridge)
     penalty[0] = 0.0

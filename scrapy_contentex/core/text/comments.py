@@ -74,6 +74,13 @@ def prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:
     return (line_tokens >= _PROSE_TOKENS) & (link_share <= _PROSE_LINK_SHARE)
 
 
+def comment_elements(pb: PageBlocks) -> list[int]:
+    """Elements named as comments ("comment", "reply", "discussion"), but the root and ``<body>``."""
+    names, tags = pb.names, pb.tags
+    return [i for i, text in enumerate(names)
+            if text and _bits_of(text) & _COMMENT_BIT and tags[i] not in ("body", "html")]
+
+
 def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
                     link_share: np.ndarray, from_prose: bool = True) -> tuple[np.ndarray, int, float]:
     """The lines in comment markup, the first line of the section, and the prose tokens before it.
@@ -90,11 +97,10 @@ def comment_section(pb: PageBlocks, owners: list[int], line_tokens: np.ndarray,
     comment counts, "leave a comment" links and comment tabs above the
     article, and counting prose only before those finds none.
     """
-    names, tags, end = pb.names, pb.tags, pb.end
-    starts = [i for i, text in enumerate(names)
-              if text and _bits_of(text) & _COMMENT_BIT and tags[i] not in ("body", "html")]
+    end = pb.end
+    starts = comment_elements(pb)
     own = np.asarray(owners, np.intp)
-    inside = _inside(len(names), starts, [end[i] for i in starts])[own]
+    inside = _inside(len(pb.names), starts, [end[i] for i in starts])[own]
     if not inside.any():
         return inside, len(owners), 0.0
     prose_line = prose_lines(line_tokens, link_share)
@@ -116,6 +122,13 @@ def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> b
     opening post, which its replies follow the same way, says "topic",
     "thread", "question" or "bbs", or nothing of either ("post" serves both).
     """
+    words = markup_words(pb, owners, lines)
+    return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
+
+
+def markup_words(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> set[str]:
+    """The lower-cased class/id words of the given lines' owners and of
+    ``_MARKUP_LEVELS`` wrappers above each (digits dropped)."""
     names, parent = pb.names, pb.parent
     seen: set[int] = set()
     words: set[str] = set()
@@ -128,7 +141,7 @@ def in_article_markup(pb: PageBlocks, owners: list[int], lines: np.ndarray) -> b
             if names[element]:
                 words.update(w.lower() for w in _HINT_SPLIT_RE.split(_DIGITS_RE.sub("", names[element])))
             element = parent[element]
-    return bool(words & _ARTICLE_WORDS) and not words & _THREAD_WORDS
+    return words
 
 
 def article_like(doc: Document, pb: PageBlocks, owners: list[int], lines: np.ndarray,
@@ -186,3 +199,4 @@ def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_token
     if declares_discussion(doc):
         return none
     return inside & section
+
