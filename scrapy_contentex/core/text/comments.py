@@ -199,4 +199,3 @@ def reader_comments(doc: Document, pb: PageBlocks, lines: PageLines, prose_token
     if declares_discussion(doc):
         return none
     return inside & section
-
