@@ -766,3 +766,24 @@ def test_every_description_heading_is_found_standing_alone():
     for name in sorted(_HEADINGS) + ["about this item"]:
         leaves = ["Home", f" • {name.title()} (3):", f"{name} and more words", "End"]
         assert [(leaf, label) for leaf, label in _heading_leaves(leaves)] == [(leaves[1], name)], name
+
+
+def test_own_text_of_a_long_element_is_the_start_of_its_collapsed_text():
+    """Only the head of a long text is collapsed when it gives 200 characters; same answer as the whole."""
+    import random
+
+    from scrapy_contentex.core.document import parse_html
+    from scrapy_contentex.core.lang import normalize_space
+    from scrapy_contentex.core.product import _own_text
+
+    rnd = random.Random(5)
+    pieces = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u200b", "price", "99,90", "€", "字"]
+    for size in (0, 150, 999, 1000, 1001, 1300, 5000):
+        for _ in range(30):
+            words = []
+            while sum(map(len, words)) < size:
+                words.append(rnd.choice(pieces))
+            # mostly blanks up front, so the head alone can fall short of 200 characters
+            text = " " * rnd.choice((0, 900, 990)) + "".join(words)
+            el = parse_html(f"<html><body><div class='price'>{text}</div></body></html>").find(".//div")
+            assert _own_text(el) == normalize_space(el.text_content())[:200]

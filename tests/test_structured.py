@@ -150,6 +150,37 @@ def test_item_scope_check():
     assert may_hold_items(js + b'<div typeof="Product">')
 
 
+def test_item_scope_check_answers_as_a_search_in_the_lower_cased_bytes():
+    """Case-blind at any position, across the cuts between the pieces searched, nothing else."""
+    import random
+    import re
+
+    from scrapy_contentex.core import structured
+    from scrapy_contentex.core.structured import may_hold_items
+
+    def lowered(markup: bytes) -> bool:
+        low = markup.lower()
+        return b"itemscope" in low or any(re.match(rb"\s*=", low[m.end():])
+                                           for m in re.finditer(b"typeof", low))
+
+    assert not may_hold_items(b"") and not may_hold_items(b"item") and may_hold_items(b"ItEmScOpE")
+    assert not may_hold_items(b"ITEMSCOP") and may_hold_items(b"TYPEOF=") and not may_hold_items(b"typeof")
+    # bytes that fold onto a letter or onto "=" without being one: "@" (0x40) and 0x1d
+    assert not may_hold_items(b"@TEMSCOPE") and not may_hold_items(b"typeof\x1d")
+    cut = structured._PIECE
+    for word in (b"itemScope", b"typeOf =", b"typeof\n="):
+        for shift in range(len(word) + 2):
+            markup = b"x" * (cut - shift) + word + b"x" * 3
+            assert may_hold_items(markup), (word, shift)
+            assert not may_hold_items(markup.replace(word[:4], b"xxxx")), (word, shift)
+    rnd = random.Random(7)
+    pieces = [b"itemscope", b"ItemScope", b"ITEMSCOPE", b"itemscop", b"typeof", b"TypeOf", b"typeo",
+              b"=", b" ", b"\t", b"\n", b"\x1d", b"@", b"\xc3\xa9", b"<div ", b">", b"x"]
+    for _ in range(3000):
+        markup = b"".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 6)))
+        assert may_hold_items(markup) == lowered(markup), markup
+
+
 def test_document_markup_is_what_the_parser_read():
     from scrapy_contentex.core.document import Document
 

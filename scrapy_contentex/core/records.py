@@ -1032,10 +1032,17 @@ def _rest_of_block(owner: HtmlElement, label: str, lines: dict | None = None) ->
 
 def pairs_from(area: HtmlElement, container: CharacteristicContainer,
                leaves: list | None = None) -> list[dict[str, str]]:
-    """Attribute/value pairs of an area, structural patterns first, then text leaves."""
+    """Attribute/value pairs of an area, structural patterns first, then text leaves.
+
+    The two leaf scans test the same leaves: as a :class:`SharedLeaves` list
+    (an area's leaves are a plain slice of the body's) the container's
+    remembered bits are looked up once for both.
+    """
     pairs = _Pairs()
     if leaves is None:
         leaves = text_leaves(area)
+    if not isinstance(leaves, SharedLeaves):
+        leaves = SharedLeaves(leaves)
     rows, lists = _rows_and_lists(area)
     _table_pairs(rows, pairs)
     _dl_pairs(lists, pairs)
