@@ -125,8 +125,8 @@ def hashed_bag(tokens: list[str], dims: int) -> np.ndarray:
 
 def _article_figures(pages: list, lines_cache: Path | None) -> np.ndarray:
     """The article model's page figures, out of fold (the line model of each page-type fold)."""
-    from training.pagetype_article_features import article_features, out_of_fold_lines
     from training.corpus import TRAIN_SETS as LINE_SETS
+    from training.pagetype_article_features import article_features, out_of_fold_lines
     from training.train_blocks import _page_slices, build
 
     cache = (lambda name: lines_cache / name) if lines_cache else (lambda name: None)
