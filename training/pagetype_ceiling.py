@@ -1,6 +1,8 @@
 """How far can the page-type decision go? A ceiling study for issue 12.
 
-    python -m training.pagetype_ceiling --cache DIR [--lines-cache DIR]
+    python -m training.pagetype_ceiling --cache DIR [--lines-cache DIR] [--errors N]
+    python -m training.pagetype_ceiling --cache DIR --part table|curve   # one half (two processes)
+    python -m training.pagetype_ceiling --cache DIR --cost                # the signal families' cost
 
 Every signal measured so far for the index/content decision, at once and
 with no cost limit, under the benchmark's grouped folds and its five fold
@@ -18,7 +20,7 @@ assignments (``benchmarks.pagetype``, ``training.train_pagetype.group_folds``):
   that did not train on its page-type fold;
 * ``bag``: hashed bags of the page's class/id tokens (:data:`BAG_DIMS`
   dimensions) and of its URL path words (:data:`URL_DIMS`), log counts,
-  each bag L2-normalised per page.
+  each bag L2-normalised per page (URL shape is in the 44 already).
 
 Models (each fitted on the training folds only; its threshold, as the
 shipped recipe's, the best balanced accuracy with content recall at least
@@ -58,7 +60,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from benchmarks.common import print_table, require_datasets
+from benchmarks.common import load_texts, print_table, require_datasets
 from training.pagetype_article_features import ARTICLE_FEATURES, _cached
 from training.train_pagetype import (
     FOLDS,
@@ -74,7 +76,7 @@ from training.train_pagetype import (
 SEEDS = (None, 1, 2, 3, 4)
 BAG_DIMS = 512
 URL_DIMS = 128
-BAG_CS = (0.03, 0.1, 0.3, 1.0)
+BAG_CS = (0.01, 0.03, 0.1, 0.3)
 FRACTIONS = (0.5, 0.75, 1.0)
 _CLASS_ID_RE = re.compile(r"""\s(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 _WORD_RE = re.compile(r"[a-z]+|\d+")
@@ -368,65 +370,130 @@ def error_listing(outs: list[Outcome], data: dict, limit: int) -> None:
                   f"| {data['title'][k]}")
 
 
+def cost_table(texts: list[str], repeats: int = 3) -> None:
+    """What each signal family would cost per page, against an lxml parse of the same page.
+
+    Each step is timed right after a parse of the same page (the order that
+    pays most, as in training/pagetype_cascade.py), best of ``repeats``, CPU time.
+    """
+    import time
+
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.document import Document
+    from scrapy_contentex.core.pagetype import classify
+    from training.pagetype_cascade import band_features, dom_features
+
+    scans = [classify(Document(t)).scan for t in texts]
+    steps: list[tuple[str, Callable[[int], object]]] = [
+        ("pagetype.classify (shipped)", lambda i: classify(Document(texts[i]))),
+        ("class/id and URL bags", lambda i: hashed_bag(markup_tokens(texts[i]), BAG_DIMS)),
+        ("records signals (from a given scan)", lambda i: band_features(scans[i])),
+        ("tree signals (own parse)", lambda i: dom_features(texts[i])),
+    ]
+    parse = np.full(len(texts), np.inf)
+    best = np.full((len(steps), len(texts)), np.inf)
+    clock = time.process_time
+    for _ in range(repeats):
+        for i, text in enumerate(texts):
+            for k, (_, step) in enumerate(steps):
+                t0 = clock()
+                lxml_html.document_fromstring(text)
+                t1 = clock()
+                step(i)
+                t2 = clock()
+                parse[i], best[k, i] = min(parse[i], t1 - t0), min(best[k, i], t2 - t1)
+    rows = [["lxml.html.document_fromstring", 1.0]]
+    rows += [[name, float(best[k].sum() / parse.sum())] for k, (name, _) in enumerate(steps)]
+    print_table(["step", "time / lxml parse"], rows,
+                title=f"Cost over {len(texts)} page-type pages (each step right after a parse of the same page, "
+                f"best of {repeats}, CPU time; the article figures cost 6.4x, docs/pagetype.md)")
+
+
+def _models(data: dict) -> tuple[dict[str, Model], dict[str, tuple[str, str]]]:
+    """The models and blends of the ceiling table."""
+    dense = np.hstack([data["scan"], data["records"], data["tree"], data["article"]])
+    n_scan, n_dense = data["scan"].shape[1], dense.shape[1]
+    models: dict[str, Model] = {
+        SHIPPED: ([newton_logistic], data["scan"]),
+        "recipe: scan + records": ([newton_logistic], np.hstack([data["scan"], data["records"]])),
+        "recipe: scan + article": ([newton_logistic], np.hstack([data["scan"], data["article"]])),
+        "recipe: all dense": ([newton_logistic], dense),
+        "logistic, C inside: scan + bags": (sk_logistic_grid(n_scan), np.hstack([data["scan"], data["bag"]])),
+        LOGISTIC_ALL: (sk_logistic_grid(n_dense), np.hstack([dense, data["bag"]])),
+        TREES: ([lightgbm_trees], dense),
+        "lightgbm: all dense + bags": ([lightgbm_trees], np.hstack([dense, data["bag"]])),
+    }
+    blends = {
+        BLEND: (LOGISTIC_ALL, TREES),
+        "blend: recipe all dense, lightgbm dense": ("recipe: all dense", TREES),
+    }
+    return models, blends
+
+
+SHIPPED = "shipped recipe (44 scan features)"
+LOGISTIC_ALL = "logistic, C inside: all dense + bags"
+TREES = "lightgbm: all dense"
+BLEND = "blend: logistic dense+bags, lightgbm dense"
+
+
+def curve_rows(results: dict[float, dict[str, list[Outcome]]], y: np.ndarray) -> list[list]:
+    """One row per model and share of the training domains."""
+    rows = []
+    for fraction, part in sorted(results.items()):
+        for name in (SHIPPED, LOGISTIC_ALL, TREES, BLEND):
+            outs = part[name]
+            rows.append([name, fraction, " ".join(f"{_bal(o.pred, y)[0]:.3f}" for o in outs),
+                         float(np.mean([_bal(o.pred, y)[0] for o in outs])),
+                         float(np.mean([_bal(o.pred, y)[1] for o in outs])),
+                         float(np.mean([_bal(o.pred, y)[2] for o in outs]))])
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache", type=Path, help="keep the pages' signals here between runs")
+    parser.add_argument("--cache", type=Path, help="keep the pages' signals and the results here between runs")
     parser.add_argument("--lines-cache", type=Path, help="training.pagetype_article_features' --cache DIR")
-    parser.add_argument("--no-curve", action="store_true", help="skip the learning curve")
+    parser.add_argument("--part", choices=("all", "table", "curve"), default="all",
+                        help="the ceiling table, the learning curve's smaller shares, or both")
     parser.add_argument("--errors", type=int, default=0, help="list up to N wrong pages of each class")
+    parser.add_argument("--cost", action="store_true", help="only the cost table of the signal families")
     args = parser.parse_args(argv)
     require_datasets()
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
-    data = _cached(args.cache / "ceiling.pkl" if args.cache else None, lambda: build_signals(args.lines_cache))
+    cache = (lambda name: args.cache / name) if args.cache else (lambda name: None)
+    data = _cached(cache("ceiling.pkl"), lambda: build_signals(args.lines_cache))
     y, groups = data["y"], data["groups"]
-    dense = np.hstack([data["scan"], data["records"], data["tree"], data["article"]])
-    with_bag = np.hstack([dense, data["bag"]])
-    n_dense = dense.shape[1]
-    print(f"{len(y)} labelled pages ({int(y.sum())} index); dense signals {n_dense} "
-          f"(scan {data['scan'].shape[1]}, records {data['records'].shape[1]}, tree {data['tree'].shape[1]}, "
-          f"article {data['article'].shape[1]}), bags {data['bag'].shape[1]}")
-    scan_records = np.hstack([data["scan"], data["records"]])
-    models: dict[str, Model] = {
-        "shipped recipe (44 scan features)": ([newton_logistic], data["scan"]),
-        "recipe: scan + records": ([newton_logistic], scan_records),
-        "recipe: scan + article": ([newton_logistic], np.hstack([data["scan"], data["article"]])),
-        "recipe: all dense": ([newton_logistic], dense),
-        "logistic, C inside: scan + bags": (sk_logistic_grid(data["scan"].shape[1]),
-                                           np.hstack([data["scan"], data["bag"]])),
-        "logistic, C inside: all dense + bags": (sk_logistic_grid(n_dense), with_bag),
-        "lightgbm: all dense": ([lightgbm_trees], dense),
-        "lightgbm: all dense + bags": ([lightgbm_trees], with_bag),
-    }
-    blends = {
-        "blend: logistic dense+bags, lightgbm dense": ("logistic, C inside: all dense + bags", "lightgbm: all dense"),
-        "blend: recipe all dense, lightgbm dense": ("recipe: all dense", "lightgbm: all dense"),
-    }
-    results = run_models(models, blends, y, groups)
-    print_table(HEADERS, result_rows(results, "shipped recipe (44 scan features)", data),
+    if args.cost:
+        cost_table([text for _, text in load_texts("pagetype")])
+        return 0
+    print(f"{len(y)} labelled pages ({int(y.sum())} index); signals: scan {data['scan'].shape[1]}, records "
+          f"{data['records'].shape[1]}, tree {data['tree'].shape[1]}, article {data['article'].shape[1]}, "
+          f"bags {data['bag'].shape[1]}")
+    models, blends = _models(data)
+    curve = {}
+    if args.part in ("all", "curve"):
+        small = {n: models[n] for n in (SHIPPED, LOGISTIC_ALL, TREES)}
+        for fraction in FRACTIONS[:-1]:
+            curve[fraction] = _cached(cache(f"curve_{fraction}.pkl"),
+                                      lambda f=fraction: run_models(small, {BLEND: blends[BLEND]}, y, groups, f))
+    if args.part == "curve":
+        print_table(["model", "share of training domains", "bal.acc (default, seeds 1-4)", "mean", "index rec",
+                     "content rec"], curve_rows(curve, y), title="Learning curve (smaller shares only)")
+        return 0
+    results = _cached(cache("results.pkl"), lambda: run_models(models, blends, y, groups))
+    print_table(HEADERS, result_rows(results, SHIPPED, data),
                 title=f"Ceiling: grouped {FOLDS}-fold CV on {len(SEEDS)} fold assignments, every model fitted and "
                 "its threshold chosen inside the training folds (content recall floor 0.975 on an inner grouped "
                 "3-fold CV); means over the assignments")
     best = max(results, key=lambda n: np.mean([_bal(o.pred, y)[0] for o in results[n]]))
     print(f"\nbest mean bal.acc: {best}")
-    if not args.no_curve:
-        curve_models = {n: models[n] for n in ("shipped recipe (44 scan features)",
-                                               "logistic, C inside: all dense + bags", "lightgbm: all dense")}
-        curve_blends = {"blend: logistic dense+bags, lightgbm dense": blends[
-            "blend: logistic dense+bags, lightgbm dense"]}
-        rows = []
-        for fraction in FRACTIONS:
-            part = (results if fraction >= 1.0 else
-                    run_models(curve_models, curve_blends, y, groups, fraction))
-            for name in [*curve_models, *curve_blends]:
-                outs = part[name]
-                rows.append([name, fraction, " ".join(f"{_bal(o.pred, y)[0]:.3f}" for o in outs),
-                             float(np.mean([_bal(o.pred, y)[0] for o in outs])),
-                             float(np.mean([_bal(o.pred, y)[1] for o in outs])),
-                             float(np.mean([_bal(o.pred, y)[2] for o in outs]))])
-        rows.sort(key=lambda r: (r[0], r[1]))
+    if curve:
+        curve[1.0] = results
         print_table(["model", "share of training domains", "bal.acc (default, seeds 1-4)", "mean", "index rec",
-                     "content rec"], rows,
+                     "content rec"], curve_rows(curve, y),
                     title="Learning curve: trained on a share of each training part's domains (seeded), judged on "
                     "the same held-out folds")
     if args.errors:
