@@ -61,7 +61,8 @@ from urllib.parse import urlsplit
 import numpy as np
 
 from benchmarks.common import load_texts, print_table, require_datasets
-from training.pagetype_article_features import ARTICLE_FEATURES, _cached
+from training.pagetype_article_features import ARTICLE_FEATURES, _cached, cache_in
+from training.pagetype_cascade import SEEDS
 from training.train_pagetype import (
     FOLDS,
     TRAIN_SETS,
@@ -73,7 +74,6 @@ from training.train_pagetype import (
     pick_threshold,
 )
 
-SEEDS = (None, 1, 2, 3, 4)
 BAG_DIMS = 512
 URL_DIMS = 128
 BAG_CS = (0.01, 0.03, 0.1, 0.3)
@@ -131,7 +131,7 @@ def _article_figures(pages: list, lines_cache: Path | None) -> np.ndarray:
     from training.pagetype_article_features import article_features, out_of_fold_lines
     from training.train_blocks import _page_slices, build
 
-    cache = (lambda name: lines_cache / name) if lines_cache else (lambda name: None)
+    cache = cache_in(lines_cache)
     data = _cached(cache("lines.pkl"), lambda: build(LINE_SETS + ("pagetype", "products")))
     p = _cached(cache("oof_p.pkl"), lambda: out_of_fold_lines(pages, data))
     slices = _page_slices(data["page"])
@@ -461,9 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cost", action="store_true", help="only the cost table of the signal families")
     args = parser.parse_args(argv)
     require_datasets()
-    if args.cache:
-        args.cache.mkdir(parents=True, exist_ok=True)
-    cache = (lambda name: args.cache / name) if args.cache else (lambda name: None)
+    cache = cache_in(args.cache)
     data = _cached(cache("ceiling.pkl"), lambda: build_signals(args.lines_cache))
     y, groups = data["y"], data["groups"]
     if args.cost:
