@@ -351,6 +351,18 @@ def result_rows(results: dict[str, list[Outcome]], base: str, data: dict) -> lis
     return rows
 
 
+def assignment_rows(results: dict[str, list[Outcome]], names: list[str], data: dict) -> list[list]:
+    """Per fold assignment: balanced accuracy, index and content recall, Chinese, threads, products."""
+    y, zh, thread = data["y"], data["zh"], data["thread"]
+    products = np.array([s == "products" for s in data["source"]])
+    rows = []
+    for name in names:
+        for seed, o in zip(SEEDS, results[name], strict=True):
+            rows.append([name, "default" if seed is None else seed, *_bal(o.pred, y), _bal(o.pred[zh], y[zh])[0],
+                         float((~o.pred[thread]).mean()), float((~o.pred[products]).mean())])
+    return rows
+
+
 HEADERS = ["model", "bal.acc (default, seeds 1-4)", "mean", "paired diff to shipped [min, max]",
            "index rec", "content rec", "Chinese", "threads", "products"]
 
@@ -488,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
                 "3-fold CV); means over the assignments")
     best = max(results, key=lambda n: np.mean([_bal(o.pred, y)[0] for o in results[n]]))
     print(f"\nbest mean bal.acc: {best}")
+    print_table(["model", "fold seed", "bal.acc", "index rec", "content rec", "Chinese", "threads", "products"],
+                assignment_rows(results, list(dict.fromkeys([SHIPPED, BLEND, best])), data),
+                title="The same, per fold assignment")
     if curve:
         curve[1.0] = results
         print_table(["model", "share of training domains", "bal.acc (default, seeds 1-4)", "mean", "index rec",
