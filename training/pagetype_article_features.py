@@ -95,6 +95,14 @@ def _cached(path: Path | None, make):
     return value
 
 
+def cache_in(directory: Path | None):
+    """A cache file's name -> its path in ``directory`` (created), or None without one."""
+    if directory is None:
+        return lambda name: None
+    directory.mkdir(parents=True, exist_ok=True)
+    return lambda name: directory / name
+
+
 def out_of_fold_lines(pages: list[Labelled], data: dict, log=print) -> np.ndarray:
     """Line probabilities of every line in ``data``, each from a line model that did not
     train on the page's page-type fold (nor on any page sharing its groups)."""
@@ -227,9 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cost", action="store_true", help="also time the article features against a parse")
     args = parser.parse_args(argv)
     require_datasets()
-    if args.cache:
-        args.cache.mkdir(parents=True, exist_ok=True)
-    cache = (lambda name: args.cache / name) if args.cache else (lambda name: None)
+    cache = cache_in(args.cache)
     pages = load_labelled(TRAIN_SETS)
     data = _cached(cache("lines.pkl"), lambda: build(LINE_SETS + ("pagetype", "products")))
     p = _cached(cache("oof_p.pkl"), lambda: out_of_fold_lines(pages, data))
