@@ -650,6 +650,11 @@ AUTHOR_SOURCES = (
 _SOURCE_KIND = dict(AUTHOR_SOURCES)
 
 
+def _no_site(text: str) -> bool:
+    """The site-name test when none is given: nothing is the site's name."""
+    return False
+
+
 class AuthorSources:
     """Every author source of one page, each read once, on first use, and cleaned.
 
@@ -663,7 +668,10 @@ class AuthorSources:
                  headline: str | None = None, is_site: SitePredicate | None = None) -> None:
         self.text = text
         self.headline = headline
-        self.is_site = is_site or (lambda text: False)
+        # The readers close over locals, never over ``self``: a reader holding
+        # ``self`` would make a reference cycle that keeps the page's whole
+        # tree alive after the call, until the cyclic collector finds it.
+        self.is_site = site = is_site or _no_site
         self._read = {
             "ld": lambda: _ld_authors(articles),
             "meta": lambda: _meta_authors(meta),
@@ -674,7 +682,7 @@ class AuthorSources:
             "classes": lambda: _class_authors(tree),
             "poster": lambda: _poster_names(tree),
             "user_card": lambda: _user_card(text),
-            "dateline": lambda: _dateline_names(text, headline, self.is_site),
+            "dateline": lambda: _dateline_names(text, headline, site),
         }
         self._raw: dict[str, list[str]] = {}
         self._clean: dict[str, list[str]] = {}

@@ -253,6 +253,7 @@ class PageBlocks:
         dialogs: list[int] = []
         pos = [False] * size
         names_of: list[str | None] = [None] * size
+        classes: list[str | None] = [None] * size
         # Every element's text and tail as read here, kept for the text
         # writer (combined._segments), which would otherwise read them from
         # the tree a second time (an lxml attribute read costs more than the
@@ -314,7 +315,7 @@ class PageBlocks:
                 attrs = el.attrib
                 if attrs:
                     get = attrs.get
-                    cls = get("class")
+                    cls = classes[i] = get("class")
                     ident = get("id")
                     names = f"{cls} {ident}" if (cls and ident) else (cls or ident)
                     if names:
@@ -361,7 +362,7 @@ class PageBlocks:
                 if linked:
                     link[o] += k
         for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
-                    texts_of, tails_of, tok, link, punct):
+                    classes, texts_of, tails_of, tok, link, punct):
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
@@ -379,6 +380,9 @@ class PageBlocks:
         self.pos = pos
         #: Class and id of every element joined by a space (None when neither).
         self.names = names_of
+        #: The class attribute of every element whose attributes the scan read
+        #: (None otherwise), for :meth:`signature`.
+        self.classes = classes
         #: Every element's ``.text`` and ``.tail`` (None for the root's tail).
         self.texts, self.tails = texts_of, tails_of
 
@@ -576,8 +580,11 @@ class PageBlocks:
         """Tag and class (or id) with digits removed: what repeated posts share."""
         sig = self._sigs.get(i)
         if sig is None:
-            el = self.els[i]
-            names = el.get("class") or el.get("id") or ""
+            if self.dead[i]:  # the scan did not read a dead element's attributes
+                el = self.els[i]
+                names = el.get("class") or el.get("id") or ""
+            else:  # as read by the scan: the class, else the id (``names`` alone when no class)
+                names = self.classes[i] or self.names[i] or ""
             clean = _SIG_NAMES.get(names)
             if clean is None:
                 if len(_SIG_NAMES) > _NAME_MEMO_MAX:
