@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 
 import numpy as np
 
@@ -290,8 +290,8 @@ def _range_max(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
     """Every visible line of the page with its feature row."""
-    body = next((i for i, tag in enumerate(pb.tags) if tag == "body"), 0)
-    dead = {i for i, d in enumerate(pb.dead) if d}
+    body = pb.tags.index("body") if "body" in pb.tags else 0  # C-level scans of the tables
+    dead = set(compress(range(len(pb.dead)), pb.dead))
     lines = _lines(_segments(pb, body, dead))
     regions = choose_regions(pb, prm)
     thread = is_thread(pb, regions, prm)

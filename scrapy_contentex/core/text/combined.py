@@ -234,42 +234,45 @@ _IMAGE_TAGS = frozenset(("img", "picture"))
 
 
 def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
-    """Elements under the region whose subtree is left out of the text."""
+    """Elements under the region whose subtree is left out of the text.
+
+    A Python loop over every element of the region (the whole body for the
+    line model): the tables and knobs it reads are local names.
+    """
     skip: set[int] = set()
+    add = skip.add
     end = pb.subtree_end(region)
     region_neg = pb.neg[region]
     region_mass = pb.mass[region]
     tags, parent, ends = pb.tags, pb.parent, pb.end
+    dead, neg, mass, total_tokens, total_links = pb.dead, pb.neg, pb.mass, pb.total_tokens, pb.total_links
     caption_max = prm.caption_max_tokens
-    region_tokens = pb.total_tokens[region]  # a caption is a minor part of the region
+    form_mass = prm.max_form_share * region_mass
+    link_dense_keep = prm.link_dense_keep_tokens
+    p_density, density = prm.max_paragraph_link_density, prm.max_link_density
+    region_tokens = total_tokens[region]  # a caption is a minor part of the region
     # images[k - region]: <img>/<picture> elements of the region before index k
     # (an element's count is a difference; regions are disjoint, so linear).
     images = [0, *accumulate(map(_IMAGE_TAGS.__contains__, tags[region:end]))]
     for j in range(region + 1, end):
-        p = parent[j]
-        if p in skip:
-            skip.add(j)
+        if parent[j] in skip or dead[j] or (neg[j] and not region_neg):
+            add(j)
             continue
-        if pb.dead[j]:
-            skip.add(j)
+        tag = tags[j]
+        if tag in INLINE_TAGS:
             continue
-        if pb.neg[j] and not region_neg:
-            skip.add(j)
+        if tag == "form" and mass[j] < form_mass:
+            add(j)  # a comment, reply, search or newsletter form
             continue
-        if tags[j] in INLINE_TAGS:
-            continue
-        if tags[j] == "form" and pb.mass[j] < prm.max_form_share * region_mass:
-            skip.add(j)  # a comment, reply, search or newsletter form
-            continue
-        t = pb.total_tokens[j]
-        if (t and t <= caption_max and 2 * t < region_tokens and tags[j] in _CAPTION_HOSTS
+        t = total_tokens[j]
+        if (t and t <= caption_max and 2 * t < region_tokens and tag in _CAPTION_HOSTS
                 and images[ends[j] - region] > images[j - region]):
-            skip.add(j)  # an image with its caption or credit line
+            add(j)  # an image with its caption or credit line
             continue
-        if t and t < prm.link_dense_keep_tokens:
-            limit = prm.max_paragraph_link_density if tags[j] == "p" else prm.max_link_density
-            if pb.total_links[j] > limit * t:
-                skip.add(j)
+        if t and t < link_dense_keep:
+            limit = p_density if tag == "p" else density
+            if total_links[j] > limit * t:
+                add(j)
     return skip
 
 

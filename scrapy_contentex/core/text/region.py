@@ -366,10 +366,14 @@ class PageBlocks:
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
-        # subtree: one forward pass, parents come first.
-        for i in range(1, n):
-            if not pos[i] and pos[parent[i]]:
-                pos[i] = True
+        # subtree: each outermost named element marks its subtree's range
+        # by one slice store (descendants are contiguous), no Python step
+        # per element.
+        stop = 0
+        for i in list(compress(range(n), pos)):
+            if i >= stop:
+                stop = end[i]
+                pos[i:stop] = [True] * (stop - i)
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.hidden_self = hidden_self
