@@ -421,7 +421,7 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     counts = Counter(texts)
     repeats = np.asarray([counts[t] for t in texts], np.float64)
     cum = np.concatenate(([0.0], np.cumsum(line_tok)[:-1]))
-    h1_texts = {" ".join(h.text_content().split()) for h in pb.root.iter("h1")}
+    h1_texts = {" ".join(text.split()) for text in pb.tag_texts("h1")}
 
     # Element-level flags, inherited down subtrees by range marking.
     cols: dict[str, np.ndarray] = {}
@@ -566,10 +566,10 @@ def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: in
 
 
 def _title_tokens(pb: PageBlocks) -> set[str]:
-    title = next(pb.root.iter("title"), None)
-    if title is None:
+    title = pb.tag_texts("title", first=True)
+    if not title:
         return set()
-    return {w.lower() for w in TOKEN_RE.findall(title.text_content() or "")}
+    return {w.lower() for w in TOKEN_RE.findall(title[0] or "")}
 
 
 def _depths(parent: np.ndarray) -> np.ndarray:

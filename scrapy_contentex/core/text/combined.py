@@ -513,9 +513,9 @@ def _headline(pb: PageBlocks) -> tuple[str, str]:
     most tokens with the <title> wins; with no <title> the first h1 wins.
     Returns (headline, title).
     """
-    title_el = next(pb.root.iter("title"), None)  # C-level walk; find() is ElementPath
-    title = normalize_space(title_el.text_content()) if title_el is not None else ""
-    h1s = [text for text in (normalize_space(h.text_content()) for h in pb.root.iter("h1")) if text]
+    title_text = pb.tag_texts("title", first=True)  # C-level walk; find() is ElementPath
+    title = normalize_space(title_text[0]) if title_text else ""
+    h1s = [text for text in map(normalize_space, pb.tag_texts("h1")) if text]
     if not h1s:
         return "", title
     if not title:

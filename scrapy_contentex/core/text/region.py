@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from itertools import accumulate, compress
+from itertools import accumulate, compress, islice
 from operator import sub
 
 from lxml import etree
@@ -189,6 +189,7 @@ class PageBlocks:
         self.params = params or RegionParams()
         self.root = root
         self._sigs: dict[int, tuple[str, str]] = {}
+        self._tag_texts: dict[tuple[str, bool], list[str]] = {}
         self._scan()
         self._weigh()
 
@@ -574,6 +575,18 @@ class PageBlocks:
         if len(run) == len([c for c in kids if not dead[c]]):
             return top, None
         return top, run
+
+    def tag_texts(self, tag: str, first: bool = False) -> list[str]:
+        """``text_content()`` of the tree's ``tag`` elements in document order (of the first only
+        with ``first``), read once per page: the line features and the headline rule both ask
+        for the <title> and the <h1>s, and each ask walked the tree (C-level, yet the whole tree).
+        """
+        key = (tag, first)
+        found = self._tag_texts.get(key)
+        if found is None:
+            elements = self.root.iter(tag)
+            found = self._tag_texts[key] = [el.text_content() for el in (islice(elements, 1) if first else elements)]
+        return found
 
     def subtree_end(self, i: int) -> int:
         """One past the last descendant of ``i`` in document order."""
