@@ -394,7 +394,7 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     page_mass = max(1.0, float(pb.mass[0]))
 
     # Line-level figures.
-    line_tok = np.empty(m, np.float64)
+    token_counts: list[int] = []
     line_punct = np.empty(m, np.float64)
     line_chars = np.fromiter(map(len, texts), np.float64, m)
     title_tokens = _title_tokens(pb)
@@ -415,9 +415,11 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
             words = all_words(text)
             count = len(words)
             line_punct[k] = len(puncts(text))
-        line_tok[k] = count
+        token_counts.append(count)
         if words and title_tokens and count <= 40:
             overlap[k] = sum(map(in_title, map(lower, words))) / count
+    line_tok = np.asarray(token_counts, np.float64)
+    pb.line_tokens.update(zip(texts, token_counts, strict=True))
     counts = Counter(texts)
     repeats = np.asarray([counts[t] for t in texts], np.float64)
     cum = np.concatenate(([0.0], np.cumsum(line_tok)[:-1]))

@@ -408,11 +408,19 @@ def _trim_edges(pb: PageBlocks, lines: list[tuple[int, str]], prm: Params) -> li
     return lines[good[0] : good[-1] + 1]
 
 
-def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
-    """Seed 001's common-pattern filter on short lines."""
+def _pattern_filter(lines: list[str], prm: Params, known: dict[str, int] | None = None) -> list[str]:
+    """Seed 001's common-pattern filter on short lines.
+
+    ``known``: exact token counts of lines already counted (the line
+    features count every line of the page); an exact count and a capped
+    one lead to the same decisions (every test reads counts below the cap).
+    """
     counts: dict[str, int] = {}
     cap = max(prm.statement_max_tokens, prm.meta_line_tokens, 3 * prm.short_line_tokens) + 1
-    ntok = [_capped_tokens(line, cap) for line in lines]
+    if known:
+        ntok = [n if (n := known.get(line)) is not None else _capped_tokens(line, cap) for line in lines]
+    else:
+        ntok = [_capped_tokens(line, cap) for line in lines]
     long_from = cap - 1  # lines longer than this are never pattern-tested
     for line, n in zip(lines, ntok, strict=True):
         if n <= prm.short_line_tokens:
@@ -604,7 +612,7 @@ def finish(pb: PageBlocks, lines: list[str], thread: bool, prm: Params,
     a line already kept is not kept again unless it is quoted: see
     :func:`drop_repeats`.
     """
-    text = _pattern_filter(lines, prm)
+    text = _pattern_filter(lines, prm, pb.line_tokens)
     if quoted is not None:
         text = drop_repeats(text, quoted)
     headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")

@@ -190,6 +190,10 @@ class PageBlocks:
         self.root = root
         self._sigs: dict[int, tuple[str, str]] = {}
         self._tag_texts: dict[tuple[str, bool], list[str]] = {}
+        #: Token counts of the page's lines, when the line features have
+        #: counted them (:func:`.block_features.page_lines`): the pattern
+        #: filter of :func:`.combined.finish` reads them rather than count again.
+        self.line_tokens: dict[str, int] = {}
         self._scan()
         self._weigh()
 
@@ -239,9 +243,10 @@ class PageBlocks:
         reach Python.  Text and tails are counted once per text node.
         A tail belongs to the parent's block; comments only carry a tail.
         """
-        # Arrays are sized by one C-level count and filled by index (cheaper
-        # than appends); dead subtrees leave unused slots, cut off at the end.
-        size = int(_COUNT_XPATH(self.root)) + 1
+        # Arrays are filled by index (cheaper than appends), sized ahead and
+        # doubled when full (counting the elements first, by XPath, cost a
+        # tenth of the walk); unused slots are cut off at the end.
+        size = _FIRST_SIZE
         els: list[HtmlElement | None] = [None] * size
         parent = [-1] * size
         tags = [""] * size
@@ -270,12 +275,16 @@ class PageBlocks:
         words_table, ascii_marks = _WORD_BYTES, _ASCII_PUNCT_BYTES
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
+        stateless = _STATE_ATTRS.isdisjoint
         known, verdict = self._name_table()
         dead_tags = _SCRIPTED_DEAD_TAGS if self.params.read_noscript else DEAD_TAGS
         inline_tags, pos_tags, neg_tags = INLINE_TAGS, _POS_TAGS, _NEG_TAGS
         stack: list[int] = []
         push, pop = stack.append, stack.pop
         n = 0  # elements registered so far
+        tables = ((els, None), (parent, -1), (tags, ""), (end, 0), (dead, False), (in_link, False),
+                  (neg_self, False), (hidden_self, False), (pos, False), (names_of, None), (classes, None),
+                  (texts_of, None), (tails_of, None), (tok, 0), (link, 0), (punct, 0))
         walker = etree.iterwalk(self.root, events=("start", "end", "comment", "pi"))
         for event, el in walker:
             if event == "end":
@@ -288,6 +297,8 @@ class PageBlocks:
             elif event == "start":
                 i = n
                 n += 1
+                if i == size:
+                    size = _grow(tables, owner, size)
                 tag = el.tag
                 els[i] = el
                 tags[i] = tag
@@ -331,8 +342,10 @@ class PageBlocks:
                     # pages that reveal their article by script (display:none
                     # until loaded) keep it through the hint veto, dropdowns
                     # do not.  Checked only when there are other attributes
-                    # than class and id (most elements have just those).
-                    if len(attrs) > (cls is not None) + (ident is not None):
+                    # than class and id (most elements have just those), and
+                    # one of them is a state attribute (not a link's href or
+                    # an image's src: one C-level set test instead of five reads).
+                    if len(attrs) > (cls is not None) + (ident is not None) and not stateless(attrs.keys()):
                         style = get("style")
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
@@ -802,6 +815,16 @@ def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBl
     return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
 
 
+def _grow(tables: tuple[tuple[list, object], ...], owner: list[int], size: int) -> int:
+    """Double the scan's per-element lists in place (each with its default; owner[i] = i)."""
+    for table, default in tables:
+        table.extend([default] * size)
+    owner.extend(range(size, 2 * size))
+    return 2 * size
+
+
+#: Initial size of the scan's per-element lists (half the pages have fewer elements).
+_FIRST_SIZE = 1024
 #: Below this many visible tokens a page "shows nothing" (see page_blocks).
 NOSCRIPT_PAGE_TOKENS = 30
 #: ...or its <noscript> text is this many times the shown text (see page_blocks):
@@ -820,6 +843,8 @@ _WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(
 _ASCII_PUNCT_BYTES = bytes(c for c in range(128) if PUNCT_RE.match(chr(c)))
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+# The attributes the scan's hidden and dialog tests read.
+_STATE_ATTRS = frozenset(("style", "hidden", "aria-hidden", "role", "aria-modal"))
 _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
 _NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {}
@@ -828,4 +853,3 @@ _NAME_MEMO_MAX = 200_000
 _SIG_NAMES: dict[str, str] = {}
 # Digit-free class strings -> their loose form (loose_signature()), same memo rules.
 _LOOSE_NAMES: dict[str, str] = {}
-_COUNT_XPATH = etree.XPath("count(descendant-or-self::*)")
