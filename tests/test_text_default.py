@@ -723,3 +723,28 @@ def test_step_list_whose_image_links_hide_a_caption_blob_is_the_text():
     text = extract(Document(html))
     assert "Step 1." in text and "Step 5." in text
     assert "smallUrl" not in text
+
+
+def test_page_blocks_of_a_page_larger_than_the_first_table_size():
+    """The scan's per-element tables grow as the walk goes (no count first): every
+    element outside dead subtrees is registered once, in document order, with its
+    parent, and the signature read from the scan's class matches the element's."""
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.text.region import _FIRST_SIZE
+
+    rows = "".join(
+        f'<div class="row r{i}" id="d{i}"><p>Row {i} has a few words, and a comma.</p>'
+        f'<a href="/r/{i}" style="color:red">link {i}</a><svg><g><path/></g></svg></div>'
+        for i in range(_FIRST_SIZE)
+    )
+    root = lxml_html.fromstring(f"<html><body>{rows}<span id='only-id'>x</span></body></html>")
+    pb = PageBlocks(root)
+    live = [el for el in root.iter() if not any(a.tag == "svg" for a in el.iterancestors())]
+    assert len(pb.els) == len(live) > 3 * _FIRST_SIZE
+    assert all(a is b for a, b in zip(pb.els, live, strict=True))
+    assert all(pb.els[pb.parent[i]] is el.getparent() for i, el in enumerate(pb.els) if i)
+    assert pb.total_tokens[0] == 11 * _FIRST_SIZE + 1
+    for i, el in enumerate(pb.els):
+        assert pb.signature(i)[1] == "".join(c for c in (el.get("class") or el.get("id") or "")
+                                             if not c.isdigit()).strip()
