@@ -748,3 +748,23 @@ def test_page_blocks_of_a_page_larger_than_the_first_table_size():
     for i, el in enumerate(pb.els):
         assert pb.signature(i)[1] == "".join(c for c in (el.get("class") or el.get("id") or "")
                                              if not c.isdigit()).strip()
+
+
+def test_first_title_is_the_first_in_document_order():
+    """The head is searched first only when it opens the page; otherwise (and when it
+    holds no title) the whole tree is, so an earlier <title> (an SVG's) is never skipped."""
+    from lxml import etree
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.text.region import _first_in_head
+
+    def first_text(root):
+        return ["".join(el.itertext()) for el in _first_in_head(root, "title")]
+
+    page = lxml_html.fromstring("<html><head><title>Head</title></head><body><p>x</p></body></html>")
+    assert first_text(page) == ["Head"]
+    no_title = lxml_html.fromstring("<html><head><meta charset='utf-8'></head><body><title>Late</title></body></html>")
+    assert first_text(no_title) == ["".join(next(no_title.iter("title")).itertext())]
+    root = etree.fromstring("<html><body><svg><title>Icon</title></svg></body><head><title>Head</title></head></html>")
+    assert first_text(root) == ["Icon"]
+    assert first_text(lxml_html.fromstring("<div><p>no title</p></div>")) == []

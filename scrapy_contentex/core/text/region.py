@@ -597,8 +597,8 @@ class PageBlocks:
         key = (tag, first)
         found = self._tag_texts.get(key)
         if found is None:
-            elements = self.root.iter(tag)
-            found = self._tag_texts[key] = [el.text_content() for el in (islice(elements, 1) if first else elements)]
+            elements = _first_in_head(self.root, tag) if first else self.root.iter(tag)
+            found = self._tag_texts[key] = [el.text_content() for el in islice(elements, 1 if first else None)]
         return found
 
     def subtree_end(self, i: int) -> int:
@@ -813,6 +813,24 @@ def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBl
             return pb
     scripted = PageBlocks(root, replace(params, read_noscript=True))
     return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
+
+
+def _first_in_head(root: HtmlElement, tag: str) -> list[HtmlElement]:
+    """The first ``tag`` element in document order (as a list of at most one), looked for in
+    the <head> first when the <head> opens the page.
+
+    lxml's tag iterator finds the match after the one it returns before
+    returning it: ``next(root.iter("title"))`` walks the whole tree when the
+    page has a single <title> (as long as listing every <h1>). When the
+    <head> is the root's first child, nothing but the root precedes it, so
+    its first match (the root not being one) is the page's first.
+    """
+    head = root.find("head")
+    if head is not None and root.tag != tag and root[0] is head:
+        found = next(head.iter(tag), None)
+        if found is not None:
+            return [found]
+    return list(islice(root.iter(tag), 1))
 
 
 def _grow(tables: tuple[tuple[list, object], ...], owner: list[int], size: int) -> int:
