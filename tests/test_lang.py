@@ -61,3 +61,22 @@ def test_guess_language_counts_only_letters_against_the_script():
     assert guess_language("中文 0123456789, 0123456789; 0123456789!") == "zh"
     # ...but among 26 ASCII letters they are too few, and no English word is there.
     assert guess_language("中文 abcdefghijklmnopqrstuvwxyz") is None
+
+
+def test_clean_lines_is_the_per_line_clean_up():
+    """One regex pass over the kept lines gives what normalising each line gave:
+    line separators other than \\n (\\r, \\v, \\f, \\x1c, \\u2028...) split lines
+    before the blanks are collapsed, and lines left blank are dropped."""
+    import random
+
+    from scrapy_contentex.core.lang import normalize_space
+
+    def per_line(text: str) -> str:
+        lines = (normalize_space(line) for line in text.splitlines() if line and not line.isspace())
+        return "\n".join(line for line in lines if line)
+
+    rng = random.Random(13)
+    alphabet = " \t\r\n\f\v\u00a0\u3000\u200b\x1c\x85\u2028\u2003ab中"
+    for _ in range(5000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert clean_lines(text) == per_line(text), repr(text)

@@ -723,3 +723,48 @@ def test_step_list_whose_image_links_hide_a_caption_blob_is_the_text():
     text = extract(Document(html))
     assert "Step 1." in text and "Step 5." in text
     assert "smallUrl" not in text
+
+
+def test_page_blocks_of_a_page_larger_than_the_first_table_size():
+    """The scan's per-element tables grow as the walk goes (no count first): every
+    element outside dead subtrees is registered once, in document order, with its
+    parent, and the signature read from the scan's class matches the element's."""
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.text.region import _FIRST_SIZE
+
+    rows = "".join(
+        f'<div class="row r{i}" id="d{i}"><p>Row {i} has a few words, and a comma.</p>'
+        f'<a href="/r/{i}" style="color:red">link {i}</a><svg><g><path/></g></svg></div>'
+        for i in range(_FIRST_SIZE)
+    )
+    root = lxml_html.fromstring(f"<html><body>{rows}<span id='only-id'>x</span></body></html>")
+    pb = PageBlocks(root)
+    live = [el for el in root.iter() if not any(a.tag == "svg" for a in el.iterancestors())]
+    assert len(pb.els) == len(live) > 3 * _FIRST_SIZE
+    assert all(a is b for a, b in zip(pb.els, live, strict=True))
+    assert all(pb.els[pb.parent[i]] is el.getparent() for i, el in enumerate(pb.els) if i)
+    assert pb.total_tokens[0] == 11 * _FIRST_SIZE + 1
+    for i, el in enumerate(pb.els):
+        assert pb.signature(i)[1] == "".join(c for c in (el.get("class") or el.get("id") or "")
+                                             if not c.isdigit()).strip()
+
+
+def test_first_title_is_the_first_in_document_order():
+    """The head is searched first only when it opens the page; otherwise (and when it
+    holds no title) the whole tree is, so an earlier <title> (an SVG's) is never skipped."""
+    from lxml import etree
+    from lxml import html as lxml_html
+
+    from scrapy_contentex.core.text.region import _first_in_head
+
+    def first_text(root):
+        return ["".join(el.itertext()) for el in _first_in_head(root, "title")]
+
+    page = lxml_html.fromstring("<html><head><title>Head</title></head><body><p>x</p></body></html>")
+    assert first_text(page) == ["Head"]
+    no_title = lxml_html.fromstring("<html><head><meta charset='utf-8'></head><body><title>Late</title></body></html>")
+    assert first_text(no_title) == ["".join(next(no_title.iter("title")).itertext())]
+    root = etree.fromstring("<html><body><svg><title>Icon</title></svg></body><head><title>Head</title></head></html>")
+    assert first_text(root) == ["Icon"]
+    assert first_text(lxml_html.fromstring("<div><p>no title</p></div>")) == []

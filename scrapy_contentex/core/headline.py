@@ -39,9 +39,9 @@ from .title import (
     SitePredicate,
     _headline_segments,
     clean_title,
+    doc_title,
     extract_title,
     page_headings,
-    page_title,
     segments,
     shown_text,
     similarity,
@@ -123,7 +123,7 @@ def candidates(doc: Document) -> list[Candidate]:
     for source, value in (("og_stripped", social["og"]), ("ld_stripped", social["ld"])):
         if value and len(segments(value)) > 1:
             add(strip_site_name(clean_title(value), heading_texts, is_site), source)
-    raw = page_title(tree)
+    raw = doc_title(doc)
     if raw:
         add(raw, "title")
         parts = segments(raw)
@@ -137,12 +137,12 @@ def candidates(doc: Document) -> list[Candidate]:
 
 def features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
     """Feature values of each candidate (names as in the model file)."""
-    tree, meta = doc.tree, doc.meta
+    meta = doc.meta
     is_site = site_test(doc)
     # Case-folded, blanks as printed: a C-speed search (normalising the whole
     # page text like the candidates cost more than the rest of the model).
     shown = f" {shown_text(doc)} "
-    raw = page_title(tree) or ""
+    raw = doc_title(doc) or ""
     og = clean_title(meta.get("og:title") or "")
     h1 = next((c.text for c in cands if "h1_first" in c.sources), "")
     rule = next((c.text for c in cands if "rule" in c.sources), "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -650,6 +651,11 @@ AUTHOR_SOURCES = (
 _SOURCE_KIND = dict(AUTHOR_SOURCES)
 
 
+def _no_site(text: str) -> bool:
+    """The site-name test when none is given: nothing is the site's name."""
+    return False
+
+
 class AuthorSources:
     """Every author source of one page, each read once, on first use, and cleaned.
 
@@ -663,7 +669,11 @@ class AuthorSources:
                  headline: str | None = None, is_site: SitePredicate | None = None) -> None:
         self.text = text
         self.headline = headline
-        self.is_site = is_site or (lambda text: False)
+        # The readers close over locals, never over ``self``: a reader holding
+        # ``self`` would make a reference cycle that keeps the page's whole
+        # tree alive after the call, until the cyclic collector finds it.
+        self.is_site = site = is_site or _no_site
+        named = cache(lambda: _class_named(tree))
         self._read = {
             "ld": lambda: _ld_authors(articles),
             "meta": lambda: _meta_authors(meta),
@@ -671,10 +681,11 @@ class AuthorSources:
             "zh_text": lambda: _zh_text_authors(text, headline),
             "byline": lambda: _text_byline(text, headline),
             "card": lambda: _author_card(text, headline),
-            "classes": lambda: _class_authors(tree),
-            "poster": lambda: _poster_names(tree),
+            # The class and poster sources read one walk over the named elements.
+            "classes": lambda: _class_authors(tree, named()[0]),
+            "poster": lambda: _poster_names(tree, named()[1]),
             "user_card": lambda: _user_card(text),
-            "dateline": lambda: _dateline_names(text, headline, self.is_site),
+            "dateline": lambda: _dateline_names(text, headline, site),
         }
         self._raw: dict[str, list[str]] = {}
         self._clean: dict[str, list[str]] = {}
@@ -1236,33 +1247,46 @@ _NAMED = etree.XPath("descendant::*[@class or @id]")
 _AUTHOR_CASE = str.maketrans("ABHORTWY", "abhortwy")
 
 
-def _author_named(tree: HtmlElement) -> list[HtmlElement]:
-    """Elements whose class holds "author", "byline" or "writer", or whose id holds the first two.
+def _class_named(tree: HtmlElement) -> tuple[list[HtmlElement], list[HtmlElement]]:
+    """The elements the class and poster sources read, from one walk of the body.
 
-    Only the letters of those words are lowered (as the XPath translate()
-    this replaces did): "AUTHOR" keeps its "U" and names no author.
+    First: elements whose class holds "author", "byline" or "writer", or
+    whose id holds the first two.  Only the letters of those words are
+    lowered (as the XPath translate() this replaces did): "AUTHOR" keeps its
+    "U" and names no author.  Second: elements whose class holds "user",
+    "oster" or "author" ("User", "userName", "poster", "Author" too).
+    A page whose rule reads the class source mostly reads the poster source
+    next: one walk (and one proxy per named element) serves both.
     """
-    found = []
+    authors: list[HtmlElement] = []
+    users: list[HtmlElement] = []
     for element in _under_body(tree, _NAMED):
         get = element.get
         cls = get("class")
         if cls is not None:
+            low = cls.translate(_USER_CASE)
+            if "user" in low or "oster" in low or "author" in low:
+                users.append(element)
             cls = cls.translate(_AUTHOR_CASE)
             if "author" in cls or "byline" in cls or "writer" in cls:
-                found.append(element)
+                authors.append(element)
                 continue
         ident = get("id")
         if ident is not None:
             ident = ident.translate(_AUTHOR_CASE)
             if "author" in ident or "byline" in ident:
-                found.append(element)
-    return found
+                authors.append(element)
+    return authors, users
 
 
-def _class_authors(tree: HtmlElement) -> list[str]:
-    """Short elements whose class or id says author/byline/writer (weakest markup signal)."""
+def _class_authors(tree: HtmlElement, candidates: list[HtmlElement] | None = None) -> list[str]:
+    """Short elements whose class or id says author/byline/writer (weakest markup signal).
+
+    ``candidates``: the first list of :func:`_class_named`, when the caller has it.
+    """
     found: list[str] = []
-    candidates = _author_named(tree)
+    if candidates is None:
+        candidates = _class_named(tree)[0]
     chosen = [
         e for e in candidates[:30]
         if _CLASS_AUTHOR_TOKEN.search(_names_of(e)) or (
@@ -1294,30 +1318,22 @@ _POSTER_CLASS = re.compile(
     r"|^[pu]-author$",  # microformats2: an h-entry's author
     re.I,
 )
-# Elements with a class, filtered in Python: libxml2's translate() on every
-# class costs more than a str.translate, measured (same elements, 250 pages).
-_CLASSED = etree.XPath("descendant::*[@class]")
+# Classes filtered in Python (:func:`_class_named`): libxml2's translate() on
+# every class costs more than a str.translate, measured (same elements, 250 pages).
 _USER_CASE = str.maketrans("UNA", "una")
 
 
-def _user_named(tree: HtmlElement) -> list[HtmlElement]:
-    """Elements whose class holds "user", "oster" or "author" ("User", "userName", "poster", "Author" too)."""
-    found = []
-    for element in _under_body(tree, _CLASSED):
-        cls = element.get("class").translate(_USER_CASE)
-        if "user" in cls or "oster" in cls or "author" in cls:
-            found.append(element)
-    return found
-
-
-def _poster_names(tree: HtmlElement) -> list[str]:
+def _poster_names(tree: HtmlElement, users: list[HtmlElement] | None = None) -> list[str]:
     """The first post's user in a thread: the first element whose class names a post's user.
 
     Forum handles are often lower case ("pelex", "b.scherer"), which the
     class-based author source rejects as prose; here the class names the role,
-    so a single short word is taken as it is.
+    so a single short word is taken as it is. ``users``: the second list of
+    :func:`_class_named`, when the caller has it.
     """
-    for element in _user_named(tree)[:200]:
+    if users is None:
+        users = _class_named(tree)[1]
+    for element in users[:200]:
         if not any(_POSTER_CLASS.match(token) for token in (element.get("class") or "").split()):
             continue
         value = _strip_labels(normalize_space(element.text_content()))

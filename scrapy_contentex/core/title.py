@@ -240,6 +240,12 @@ def page_title(tree: HtmlElement) -> str | None:
     return None
 
 
+def doc_title(doc: Document) -> str | None:
+    """``page_title`` of the Document's tree, read once: the title rule and the
+    headline model's candidates and features all start from it."""
+    return doc.memo("page_title", lambda: page_title(doc.tree))
+
+
 def structured_headline(tree: HtmlElement, objects: list[dict] | None = None) -> str | None:
     """JSON-LD ``headline`` (or ``name``) of the first article-like object."""
     for obj in json_ld_objects(tree) if objects is None else objects:
@@ -513,7 +519,7 @@ def shown_text(doc: Document) -> str:
 def _extract_title(doc: Document) -> str | None:
     tree = doc.tree
     meta = doc.meta
-    raw_title = page_title(tree)
+    raw_title = doc_title(doc)
     social = [clean_title(meta.get(k, "")) for k in ("og:title", "twitter:title")]
     ld = structured_headline(tree, doc.json_ld)
     references = [r for r in (ld, *social, raw_title) if r]

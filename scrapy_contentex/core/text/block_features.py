@@ -41,13 +41,21 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 
 import numpy as np
 
 from ..lang import TOKEN_RE
 from .combined import Params, _lines, _segments, _skipped, choose_regions, is_thread
-from .region import _ASCII_WORDS_RE, _DIGITS_RE, _HINT_SPLIT_RE, PUNCT_RE, PageBlocks
+from .region import (
+    _ASCII_PUNCT_BYTES,
+    _ASCII_WORDS_RE,
+    _DIGITS_RE,
+    _HINT_SPLIT_RE,
+    _WORD_BYTES,
+    PUNCT_RE,
+    PageBlocks,
+)
 
 # Enclosing-tag groups: one bit each, inherited down the subtree.
 _TAG_GROUPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -282,8 +290,8 @@ def _range_max(table: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 def page_lines(pb: PageBlocks, prm: Params) -> PageLines:
     """Every visible line of the page with its feature row."""
-    body = next((i for i, tag in enumerate(pb.tags) if tag == "body"), 0)
-    dead = {i for i, d in enumerate(pb.dead) if d}
+    body = pb.tags.index("body") if "body" in pb.tags else 0  # C-level scans of the tables
+    dead = set(compress(range(len(pb.dead)), pb.dead))
     lines = _lines(_segments(pb, body, dead))
     regions = choose_regions(pb, prm)
     thread = is_thread(pb, regions, prm)
@@ -386,25 +394,36 @@ def _features(pb: PageBlocks, owners: list[int], texts: list[str],
     page_mass = max(1.0, float(pb.mass[0]))
 
     # Line-level figures.
-    line_tok = np.empty(m, np.float64)
+    token_counts: list[int] = []
     line_punct = np.empty(m, np.float64)
-    line_chars = np.empty(m, np.float64)
+    line_chars = np.fromiter(map(len, texts), np.float64, m)
     title_tokens = _title_tokens(pb)
     overlap = np.zeros(m, np.float64)
     ascii_words, all_words, puncts = _ASCII_WORDS_RE.findall, TOKEN_RE.findall, PUNCT_RE.findall
+    word_bytes, ascii_marks = _WORD_BYTES, _ASCII_PUNCT_BYTES
     in_title, lower = title_tokens.__contains__, str.lower
     for k, text in enumerate(texts):
-        words = ascii_words(text) if text.isascii() else all_words(text)
-        count = len(words)
-        line_tok[k] = count
-        line_chars[k] = len(text)
-        line_punct[k] = len(puncts(text))
-        if title_tokens and 0 < count <= 40:
+        if text.isascii():
+            # Counted on the bytes as PageBlocks counts its pieces (the same
+            # \w+ runs and marks, no list of match strings); the words
+            # themselves only when the title overlap reads them.
+            raw = text.encode()
+            count = len(raw.translate(word_bytes).split())
+            line_punct[k] = len(raw) - len(raw.translate(None, ascii_marks))
+            words = ascii_words(text) if title_tokens and 0 < count <= 40 else None
+        else:
+            words = all_words(text)
+            count = len(words)
+            line_punct[k] = len(puncts(text))
+        token_counts.append(count)
+        if words and title_tokens and count <= 40:
             overlap[k] = sum(map(in_title, map(lower, words))) / count
+    line_tok = np.asarray(token_counts, np.float64)
+    pb.line_tokens.update(zip(texts, token_counts, strict=True))
     counts = Counter(texts)
     repeats = np.asarray([counts[t] for t in texts], np.float64)
     cum = np.concatenate(([0.0], np.cumsum(line_tok)[:-1]))
-    h1_texts = {" ".join(h.text_content().split()) for h in pb.root.iter("h1")}
+    h1_texts = {" ".join(text.split()) for text in pb.tag_texts("h1")}
 
     # Element-level flags, inherited down subtrees by range marking.
     cols: dict[str, np.ndarray] = {}
@@ -530,10 +549,18 @@ def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: in
     wanted = np.unique(np.concatenate(chains))
     names = pb.names
     table = np.zeros(len(names), np.int64)
+    # The memo is read here first (a function call fewer per element), and
+    # the table filled by one array store.
+    known = _NAME_BITS.get
+    bits = []
     for a in wanted.tolist():
         text = names[a]
-        if text:
-            table[a] = _bits_of(text)
+        if not text:
+            bits.append(0)
+        else:
+            hit = known(text)
+            bits.append(hit if hit is not None else _bits_of(text))
+    table[wanted] = bits
     out = table[chains[0]]
     for chain in chains[1:]:
         out |= table[chain]
@@ -541,10 +568,10 @@ def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: in
 
 
 def _title_tokens(pb: PageBlocks) -> set[str]:
-    title = next(pb.root.iter("title"), None)
-    if title is None:
+    title = pb.tag_texts("title", first=True)
+    if not title:
         return set()
-    return {w.lower() for w in TOKEN_RE.findall(title.text_content() or "")}
+    return {w.lower() for w in TOKEN_RE.findall(title[0] or "")}
 
 
 def _depths(parent: np.ndarray) -> np.ndarray:

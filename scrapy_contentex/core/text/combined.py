@@ -234,42 +234,45 @@ _IMAGE_TAGS = frozenset(("img", "picture"))
 
 
 def _skipped(pb: PageBlocks, region: int, prm: Params) -> set[int]:
-    """Elements under the region whose subtree is left out of the text."""
+    """Elements under the region whose subtree is left out of the text.
+
+    A Python loop over every element of the region (the whole body for the
+    line model): the tables and knobs it reads are local names.
+    """
     skip: set[int] = set()
+    add = skip.add
     end = pb.subtree_end(region)
     region_neg = pb.neg[region]
     region_mass = pb.mass[region]
     tags, parent, ends = pb.tags, pb.parent, pb.end
+    dead, neg, mass, total_tokens, total_links = pb.dead, pb.neg, pb.mass, pb.total_tokens, pb.total_links
     caption_max = prm.caption_max_tokens
-    region_tokens = pb.total_tokens[region]  # a caption is a minor part of the region
+    form_mass = prm.max_form_share * region_mass
+    link_dense_keep = prm.link_dense_keep_tokens
+    p_density, density = prm.max_paragraph_link_density, prm.max_link_density
+    region_tokens = total_tokens[region]  # a caption is a minor part of the region
     # images[k - region]: <img>/<picture> elements of the region before index k
     # (an element's count is a difference; regions are disjoint, so linear).
     images = [0, *accumulate(map(_IMAGE_TAGS.__contains__, tags[region:end]))]
     for j in range(region + 1, end):
-        p = parent[j]
-        if p in skip:
-            skip.add(j)
+        if parent[j] in skip or dead[j] or (neg[j] and not region_neg):
+            add(j)
             continue
-        if pb.dead[j]:
-            skip.add(j)
+        tag = tags[j]
+        if tag in INLINE_TAGS:
             continue
-        if pb.neg[j] and not region_neg:
-            skip.add(j)
+        if tag == "form" and mass[j] < form_mass:
+            add(j)  # a comment, reply, search or newsletter form
             continue
-        if tags[j] in INLINE_TAGS:
-            continue
-        if tags[j] == "form" and pb.mass[j] < prm.max_form_share * region_mass:
-            skip.add(j)  # a comment, reply, search or newsletter form
-            continue
-        t = pb.total_tokens[j]
-        if (t and t <= caption_max and 2 * t < region_tokens and tags[j] in _CAPTION_HOSTS
+        t = total_tokens[j]
+        if (t and t <= caption_max and 2 * t < region_tokens and tag in _CAPTION_HOSTS
                 and images[ends[j] - region] > images[j - region]):
-            skip.add(j)  # an image with its caption or credit line
+            add(j)  # an image with its caption or credit line
             continue
-        if t and t < prm.link_dense_keep_tokens:
-            limit = prm.max_paragraph_link_density if tags[j] == "p" else prm.max_link_density
-            if pb.total_links[j] > limit * t:
-                skip.add(j)
+        if t and t < link_dense_keep:
+            limit = p_density if tag == "p" else density
+            if total_links[j] > limit * t:
+                add(j)
     return skip
 
 
@@ -405,11 +408,19 @@ def _trim_edges(pb: PageBlocks, lines: list[tuple[int, str]], prm: Params) -> li
     return lines[good[0] : good[-1] + 1]
 
 
-def _pattern_filter(lines: list[str], prm: Params) -> list[str]:
-    """Seed 001's common-pattern filter on short lines."""
+def _pattern_filter(lines: list[str], prm: Params, known: dict[str, int] | None = None) -> list[str]:
+    """Seed 001's common-pattern filter on short lines.
+
+    ``known``: exact token counts of lines already counted (the line
+    features count every line of the page); an exact count and a capped
+    one lead to the same decisions (every test reads counts below the cap).
+    """
     counts: dict[str, int] = {}
     cap = max(prm.statement_max_tokens, prm.meta_line_tokens, 3 * prm.short_line_tokens) + 1
-    ntok = [_capped_tokens(line, cap) for line in lines]
+    if known:
+        ntok = [n if (n := known.get(line)) is not None else _capped_tokens(line, cap) for line in lines]
+    else:
+        ntok = [_capped_tokens(line, cap) for line in lines]
     long_from = cap - 1  # lines longer than this are never pattern-tested
     for line, n in zip(lines, ntok, strict=True):
         if n <= prm.short_line_tokens:
@@ -510,9 +521,9 @@ def _headline(pb: PageBlocks) -> tuple[str, str]:
     most tokens with the <title> wins; with no <title> the first h1 wins.
     Returns (headline, title).
     """
-    title_el = next(pb.root.iter("title"), None)  # C-level walk; find() is ElementPath
-    title = normalize_space(title_el.text_content()) if title_el is not None else ""
-    h1s = [text for text in (normalize_space(h.text_content()) for h in pb.root.iter("h1")) if text]
+    title_text = pb.tag_texts("title", first=True)  # C-level walk; find() is ElementPath
+    title = normalize_space(title_text[0]) if title_text else ""
+    h1s = [text for text in map(normalize_space, pb.tag_texts("h1")) if text]
     if not h1s:
         return "", title
     if not title:
@@ -601,7 +612,7 @@ def finish(pb: PageBlocks, lines: list[str], thread: bool, prm: Params,
     a line already kept is not kept again unless it is quoted: see
     :func:`drop_repeats`.
     """
-    text = _pattern_filter(lines, prm)
+    text = _pattern_filter(lines, prm, pb.line_tokens)
     if quoted is not None:
         text = drop_repeats(text, quoted)
     headline, title = _headline(pb) if (prm.thread_headline or prm.drop_headline) else ("", "")

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from itertools import accumulate, compress
+from itertools import accumulate, compress, islice
 from operator import sub
 
 from lxml import etree
@@ -189,6 +189,11 @@ class PageBlocks:
         self.params = params or RegionParams()
         self.root = root
         self._sigs: dict[int, tuple[str, str]] = {}
+        self._tag_texts: dict[tuple[str, bool], list[str]] = {}
+        #: Token counts of the page's lines, when the line features have
+        #: counted them (:func:`.block_features.page_lines`): the pattern
+        #: filter of :func:`.combined.finish` reads them rather than count again.
+        self.line_tokens: dict[str, int] = {}
         self._scan()
         self._weigh()
 
@@ -238,9 +243,10 @@ class PageBlocks:
         reach Python.  Text and tails are counted once per text node.
         A tail belongs to the parent's block; comments only carry a tail.
         """
-        # Arrays are sized by one C-level count and filled by index (cheaper
-        # than appends); dead subtrees leave unused slots, cut off at the end.
-        size = int(_COUNT_XPATH(self.root)) + 1
+        # Arrays are filled by index (cheaper than appends), sized ahead and
+        # doubled when full (counting the elements first, by XPath, cost a
+        # tenth of the walk); unused slots are cut off at the end.
+        size = _FIRST_SIZE
         els: list[HtmlElement | None] = [None] * size
         parent = [-1] * size
         tags = [""] * size
@@ -253,6 +259,7 @@ class PageBlocks:
         dialogs: list[int] = []
         pos = [False] * size
         names_of: list[str | None] = [None] * size
+        classes: list[str | None] = [None] * size
         # Every element's text and tail as read here, kept for the text
         # writer (combined._segments), which would otherwise read them from
         # the tree a second time (an lxml attribute read costs more than the
@@ -268,12 +275,16 @@ class PageBlocks:
         words_table, ascii_marks = _WORD_BYTES, _ASCII_PUNCT_BYTES
         puncts_of = PUNCT_RE.findall
         hidden_style = _HIDDEN_STYLE_RE.search
+        stateless = _STATE_ATTRS.isdisjoint
         known, verdict = self._name_table()
         dead_tags = _SCRIPTED_DEAD_TAGS if self.params.read_noscript else DEAD_TAGS
         inline_tags, pos_tags, neg_tags = INLINE_TAGS, _POS_TAGS, _NEG_TAGS
         stack: list[int] = []
         push, pop = stack.append, stack.pop
         n = 0  # elements registered so far
+        tables = ((els, None), (parent, -1), (tags, ""), (end, 0), (dead, False), (in_link, False),
+                  (neg_self, False), (hidden_self, False), (pos, False), (names_of, None), (classes, None),
+                  (texts_of, None), (tails_of, None), (tok, 0), (link, 0), (punct, 0))
         walker = etree.iterwalk(self.root, events=("start", "end", "comment", "pi"))
         for event, el in walker:
             if event == "end":
@@ -286,6 +297,8 @@ class PageBlocks:
             elif event == "start":
                 i = n
                 n += 1
+                if i == size:
+                    size = _grow(tables, owner, size)
                 tag = el.tag
                 els[i] = el
                 tags[i] = tag
@@ -314,7 +327,7 @@ class PageBlocks:
                 attrs = el.attrib
                 if attrs:
                     get = attrs.get
-                    cls = get("class")
+                    cls = classes[i] = get("class")
                     ident = get("id")
                     names = f"{cls} {ident}" if (cls and ident) else (cls or ident)
                     if names:
@@ -329,8 +342,10 @@ class PageBlocks:
                     # pages that reveal their article by script (display:none
                     # until loaded) keep it through the hint veto, dropdowns
                     # do not.  Checked only when there are other attributes
-                    # than class and id (most elements have just those).
-                    if len(attrs) > (cls is not None) + (ident is not None):
+                    # than class and id (most elements have just those), and
+                    # one of them is a state attribute (not a link's href or
+                    # an image's src: one C-level set test instead of five reads).
+                    if len(attrs) > (cls is not None) + (ident is not None) and not stateless(attrs.keys()):
                         style = get("style")
                         if ((style and hidden_style(style)) or "hidden" in attrs
                                 or get("aria-hidden") == "true"):
@@ -361,14 +376,18 @@ class PageBlocks:
                 if linked:
                     link[o] += k
         for arr in (els, parent, tags, end, owner, dead, in_link, neg_self, hidden_self, pos, names_of,
-                    texts_of, tails_of, tok, link, punct):
+                    classes, texts_of, tails_of, tok, link, punct):
             del arr[n:]
         self.tok, self.link, self.punct = tok, link, punct
         # Main-text names ("article", "content") pass down to the whole
-        # subtree: one forward pass, parents come first.
-        for i in range(1, n):
-            if not pos[i] and pos[parent[i]]:
-                pos[i] = True
+        # subtree: each outermost named element marks its subtree's range
+        # by one slice store (descendants are contiguous), no Python step
+        # per element.
+        stop = 0
+        for i in list(compress(range(n), pos)):
+            if i >= stop:
+                stop = end[i]
+                pos[i:stop] = [True] * (stop - i)
         self.els, self.parent, self.end, self.tags = els, parent, end, tags
         self.dead, self.in_link, self.owner, self.neg_self = dead, in_link, owner, neg_self
         self.hidden_self = hidden_self
@@ -379,6 +398,9 @@ class PageBlocks:
         self.pos = pos
         #: Class and id of every element joined by a space (None when neither).
         self.names = names_of
+        #: The class attribute of every element whose attributes the scan read
+        #: (None otherwise), for :meth:`signature`.
+        self.classes = classes
         #: Every element's ``.text`` and ``.tail`` (None for the root's tail).
         self.texts, self.tails = texts_of, tails_of
 
@@ -567,6 +589,18 @@ class PageBlocks:
             return top, None
         return top, run
 
+    def tag_texts(self, tag: str, first: bool = False) -> list[str]:
+        """``text_content()`` of the tree's ``tag`` elements in document order (of the first only
+        with ``first``), read once per page: the line features and the headline rule both ask
+        for the <title> and the <h1>s, and each ask walked the tree (C-level, yet the whole tree).
+        """
+        key = (tag, first)
+        found = self._tag_texts.get(key)
+        if found is None:
+            elements = _first_in_head(self.root, tag) if first else self.root.iter(tag)
+            found = self._tag_texts[key] = [el.text_content() for el in islice(elements, 1 if first else None)]
+        return found
+
     def subtree_end(self, i: int) -> int:
         """One past the last descendant of ``i`` in document order."""
         return self.end[i]
@@ -576,8 +610,11 @@ class PageBlocks:
         """Tag and class (or id) with digits removed: what repeated posts share."""
         sig = self._sigs.get(i)
         if sig is None:
-            el = self.els[i]
-            names = el.get("class") or el.get("id") or ""
+            if self.dead[i]:  # the scan did not read a dead element's attributes
+                el = self.els[i]
+                names = el.get("class") or el.get("id") or ""
+            else:  # as read by the scan: the class, else the id (``names`` alone when no class)
+                names = self.classes[i] or self.names[i] or ""
             clean = _SIG_NAMES.get(names)
             if clean is None:
                 if len(_SIG_NAMES) > _NAME_MEMO_MAX:
@@ -778,6 +815,34 @@ def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBl
     return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
 
 
+def _first_in_head(root: HtmlElement, tag: str) -> list[HtmlElement]:
+    """The first ``tag`` element in document order (as a list of at most one), looked for in
+    the <head> first when the <head> opens the page.
+
+    lxml's tag iterator finds the match after the one it returns before
+    returning it: ``next(root.iter("title"))`` walks the whole tree when the
+    page has a single <title> (as long as listing every <h1>). When the
+    <head> is the root's first child, nothing but the root precedes it, so
+    its first match (the root not being one) is the page's first.
+    """
+    head = root.find("head")
+    if head is not None and root.tag != tag and root[0] is head:
+        found = next(head.iter(tag), None)
+        if found is not None:
+            return [found]
+    return list(islice(root.iter(tag), 1))
+
+
+def _grow(tables: tuple[tuple[list, object], ...], owner: list[int], size: int) -> int:
+    """Double the scan's per-element lists in place (each with its default; owner[i] = i)."""
+    for table, default in tables:
+        table.extend([default] * size)
+    owner.extend(range(size, 2 * size))
+    return 2 * size
+
+
+#: Initial size of the scan's per-element lists (half the pages have fewer elements).
+_FIRST_SIZE = 1024
 #: Below this many visible tokens a page "shows nothing" (see page_blocks).
 NOSCRIPT_PAGE_TOKENS = 30
 #: ...or its <noscript> text is this many times the shown text (see page_blocks):
@@ -796,6 +861,8 @@ _WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(
 _ASCII_PUNCT_BYTES = bytes(c for c in range(128) if PUNCT_RE.match(chr(c)))
 _NEG_TAGS = frozenset(("nav", "footer", "aside"))
 _DIALOG_ROLES = frozenset(("dialog", "alertdialog"))
+# The attributes the scan's hidden and dialog tests read.
+_STATE_ATTRS = frozenset(("style", "hidden", "aria-hidden", "role", "aria-modal"))
 _POS_TAGS = frozenset(("article", "main"))
 # Class/id verdict memos, one per vocabulary setting (see PageBlocks._name_table).
 _NAME_MEMOS: dict[tuple[frozenset[str], bool], dict[str, tuple[bool, bool]]] = {}
@@ -804,4 +871,3 @@ _NAME_MEMO_MAX = 200_000
 _SIG_NAMES: dict[str, str] = {}
 # Digit-free class strings -> their loose form (loose_signature()), same memo rules.
 _LOOSE_NAMES: dict[str, str] = {}
-_COUNT_XPATH = etree.XPath("count(descendant-or-self::*)")
