@@ -132,8 +132,9 @@ def test_warm_and_cold_workers_give_the_same_results():
     assert [r.label for r in results[True]] == ["content", "content", "index"]
 
 
-def test_warm_up_steps_extract_an_article_and_a_product():
-    article, product = (step() for step in warm_up_steps())
+def test_warm_up_steps_classify_then_extract_an_article_and_a_product():
+    page_type, article, product = (step() for step in warm_up_steps())
+    assert page_type.label == "content" and page_type.item is None and page_type.page_type
     assert isinstance(article.item, Article) and article.item.articleBody and not article.error
     assert isinstance(product.item, Product) and product.item.price == "45" and not product.error
 
