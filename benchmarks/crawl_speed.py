@@ -290,7 +290,16 @@ def child(base: str, workers: str, out: str) -> None:
         urls.append(item["url"] if isinstance(item, dict) else item.url)
 
     crawler.signals.connect(scraped, signal=signals.item_scraped)
+    received: list[float] = []
+
+    def response_received(**kwargs) -> None:
+        if len(received) < 2:
+            received.append(time.perf_counter())
+
+    crawler.signals.connect(response_received, signal=signals.response_received)
+    crawl_started = time.perf_counter()
     process.crawl(crawler)
+    crawl_called = time.perf_counter() - crawl_started
     sched_before = main_thread_sched()
     started = time.perf_counter()
     cpu_started = time.thread_time()
@@ -302,7 +311,9 @@ def child(base: str, workers: str, out: str) -> None:
     own = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "cpu_main": time.thread_time(), "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
                       "main_waited": sched[0], "main_idle": elapsed - cpu_crawl - sched[0],
-                      "main_preempted": sched[1],
+                      "main_preempted": sched[1], "crawl_called": crawl_called,
+                      "home": received[1] - received[0] if len(received) == 2 else None,
+                      "home_at": received[0] - started if received else None,
                       "first_item": first[0] - started if first else None, "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
                       "failed": {k: v for k, v in stats.items()
                                  if k.startswith("contentex/failed/")}}))

@@ -268,9 +268,9 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
     ``_answer``). stdout carries the frames only, so anything a library
     prints goes to stderr. Ends when the parent closes stdin. With ``warm``,
     the worker runs the first warm-up step (the page-type model, which every
-    page needs, so the first task waits no longer for it) at once, and the
-    others (the extractors' models) when no task came for ``WARM_IDLE``
-    seconds, a step at a time, checking again before each: a crawl fetches
+    page needs, so the first task waits no longer for it) at once, and,
+    after its first task, the others (the extractors' models) when no task
+    came for ``WARM_IDLE`` seconds, a step at a time, checking again before each: a crawl fetches
     its first content pages through index pages, and the worker would
     otherwise load them on the first article or product.
     """
@@ -281,13 +281,23 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
     sys.stdout = sys.stderr
     tasks = _FrameReader(sys.stdin.fileno())
     os.set_blocking(tasks.fd, False)
-    func = _resolve(function)
     os.set_blocking(out, False)
-    _answer(out, _frame(pickle.dumps(("ready", os.getpid()))), tasks)
     steps = _warm_up_steps(function) if warm else []
+    _serve(tasks, out, _resolve(function), steps, fault)
+
+
+def _serve(tasks: _FrameReader, out: int, func: Callable[..., Any],
+           steps: list[Callable[[], Any]], fault: str | None = None) -> None:
+    """Say ready, take the first warm-up step, then answer tasks until EOF."""
+    _answer(out, _frame(pickle.dumps(("ready", os.getpid()))), tasks)
     if steps:
         _warm_step(steps)
-    while (frame := _next_task(tasks, steps)) is not None:
+    # The other steps wait for the first task: a worker started ahead of its
+    # crawl (``prestart``) idles until the first page comes, and a step then
+    # under way would delay it.
+    started = False
+    while (frame := _next_task(tasks, steps if started else [])) is not None:
+        started = True
         args = pickle.loads(frame)
         _inject_fault(fault, args)
         try:
@@ -299,20 +309,63 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
 
 # -- the parent side ---------------------------------------------------------
 
+def _spawn(function: str, fault: str | None, warm: bool) -> subprocess.Popen:
+    """A new worker process (see ``worker_main``)."""
+    env = dict(os.environ)
+    # Import the same scrapy_contentex as the parent, wherever it lives.
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    code = ("from scrapy_contentex.pool import worker_main; "
+            f"worker_main({function!r}, {fault!r}, {warm!r})")
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env=env, bufsize=0)
+
+
+# Worker processes started ahead of their pool (``prestart``), by what they run.
+_SPARES: dict[tuple[str, str | None, bool], list[subprocess.Popen]] = {}
+
+
+def _fault_and_warm(fault: str | None, warm: bool | None) -> tuple[str | None, bool]:
+    """The test fault and the warm-up a pool runs with, the environment's by default."""
+    return (fault if fault is not None else os.environ.get(FAULT_ENV) or None,
+            warm if warm is not None else os.environ.get(WARM_ENV) != "0")
+
+
+def prestart(size: int, function: str = DEFAULT_FUNCTION, fault: str | None = None,
+             warm: bool | None = None) -> None:
+    """Start ``size`` workers now, for a pool of the same function made later in
+    this process (its first workers are then these, already loading).
+
+    Why: a crawl builds its components (where the add-on calls this) a few
+    tenths of a second before its first page arrives, and a worker needs
+    about as long to start and load the page-type model; the crawl's first
+    page no longer waits for that. Processes no pool takes end with this
+    process (their stdin closes).
+    """
+    key = (function, *_fault_and_warm(fault, warm))
+    spares = _SPARES.setdefault(key, [])
+    spares[:] = [proc for proc in spares if proc.poll() is None]
+    while len(spares) < size:
+        spares.append(_spawn(*key))
+
+
+def _spare(function: str, fault: str | None, warm: bool) -> subprocess.Popen | None:
+    """A pre-started worker process for these arguments that is still alive, if any."""
+    spares = _SPARES.get((function, fault, warm))
+    while spares:
+        proc = spares.pop(0)
+        if proc.poll() is None:
+            return proc
+    return None
+
+
 class _Worker(_FrameReader):
     """One child process, the pipe ends the parent holds, and what it is running
     (its answers are read as frames from its stdout)."""
 
     def __init__(self, function: str, fault: str | None, warm: bool = False) -> None:
-        env = dict(os.environ)
-        # Import the same scrapy_contentex as the parent, wherever it lives.
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-        code = ("from scrapy_contentex.pool import worker_main; "
-                f"worker_main({function!r}, {fault!r}, {warm!r})")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=env, bufsize=0)
+        self.proc = _spare(function, fault, warm) or _spawn(function, fault, warm)
         super().__init__(self.proc.stdout.fileno())
         self.tasks = 0  # answered
         self.sent = 0
@@ -414,8 +467,7 @@ class _Pool:
         self.function = function
         self.max_tasks = max_tasks
         self.window = window
-        self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
-        self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
+        self.fault, self.warm = _fault_and_warm(fault, warm)
         self.restarts = 0
         self.peak_rss_kb = 0
 
