@@ -16,7 +16,9 @@ time of this (the main) thread per page, the worker's excluded, best of
 ``--rounds``; the "plain items" row runs the same loop with no add-on,
 exporting a ``{"url": ...}`` dict per page, so the difference is what the
 add-on adds. With ``--calls``, each hook's own CPU per call is listed too
-(the timing wrappers add a little to the totals).
+(the timing wrappers add a little to the totals). The worker's CPU and
+context switches per page are listed each round. ``--pipe-writes`` only
+times writes of 16 bytes to 80 KB to a pipe (see ``pipe_writes``).
 
 Works against any checkout of the package (it only uses the components'
 public hooks), so two branches can be compared with PYTHONPATH.
@@ -201,6 +203,35 @@ async def run_items(pages: list[HtmlResponse], requests: dict[str, list[Request]
     return time.thread_time() - started
 
 
+def pipe_writes(sizes: tuple[int, ...] = (16, 3500, 20000, 50000, 80000), count: int = 3000) -> None:
+    """CPU of this thread per write of ``size`` bytes to a pipe that another
+    process drains, with a yield after each write (like a loop turn), best of 3.
+
+    Why: a shared-memory hand-off of page bodies would still write a small
+    header to wake the worker; if a small write costs about what a page
+    body's does, the copy is not what costs."""
+    import subprocess
+
+    print(f"\n{'bytes per write':>15} {'us CPU per write':>17}")
+    for size in sizes:
+        proc = subprocess.Popen([sys.executable, "-c",
+                                 "import os\nwhile os.read(0, 1 << 20): pass"],
+                                stdin=subprocess.PIPE)
+        fd, data, best = proc.stdin.fileno(), b"x" * size, float("inf")
+        time.sleep(0.3)
+        for _ in range(3):
+            started = time.thread_time()
+            for _ in range(count):
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                time.sleep(0)
+            best = min(best, (time.thread_time() - started) / count)
+        proc.stdin.close()
+        proc.wait()
+        print(f"{size:>15} {best * 1e6:>17.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000, help="content pages of the site")
@@ -208,7 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=25,
                         help="requests the spider yields per page")
     parser.add_argument("--calls", action="store_true", help="also time each hook per call")
+    parser.add_argument("--pipe-writes", action="store_true",
+                        help="only time writes of several sizes to a pipe (see pipe_writes)")
     args = parser.parse_args(argv)
+    if args.pipe_writes:
+        pipe_writes()
+        return 0
     import scrapy_contentex
 
     pages = responses(site_pages(Site(args.pages)))
