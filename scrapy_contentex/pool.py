@@ -265,8 +265,8 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
     """Loop of one worker process: frames of pickled args in, pickled results out.
 
     One thread reads the tasks, runs them and writes the answers (see
-    ``_answer``). stdout carries the frames only, so anything a library
-    prints goes to stderr. Ends when the parent closes stdin. With ``warm``,
+    ``_answer``). The frames go to a copy of stdout, and fd 1 becomes
+    stderr, so anything a library prints goes to stderr. Ends when the parent closes stdin. With ``warm``,
     the worker runs the first warm-up step (the page-type model, which every
     page needs, so the first task waits no longer for it) at once, and,
     after its first task, the others (the extractors' models) when no task
@@ -278,6 +278,9 @@ def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
     # stops gracefully and still needs its workers; it ends them by closing stdin.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     out = os.dup(sys.stdout.fileno())
+    # What anything else writes to stdout, even below Python (a C library, a
+    # child process), goes to stderr: fd 1 no longer reaches the frames' pipe.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     tasks = _FrameReader(sys.stdin.fileno())
     os.set_blocking(tasks.fd, False)

@@ -261,6 +261,15 @@ def test_a_pool_takes_the_workers_started_ahead_for_its_function():
     assert spare.poll() is not None  # stopped with its pool
 
 
+def test_output_written_below_python_does_not_reach_the_answers():
+    """A task whose function writes to fd 1 through a child process (as a C
+    library could): the bytes go to stderr, the answers stay whole."""
+    with WorkerPool(1, timeout=30, function="os:system") as pool:
+        assert pool.submit("echo not-a-frame").result(timeout=30) == 0
+        assert pool.submit("true").result(timeout=30) == 0
+        assert pool.restarts == 0
+
+
 def test_window_must_be_positive():
     with pytest.raises(ValueError, match="window"):
         WorkerPool(1, window=0)
