@@ -16,7 +16,9 @@ time of this (the main) thread per page, the worker's excluded, best of
 ``--rounds``; the "plain items" row runs the same loop with no add-on,
 exporting a ``{"url": ...}`` dict per page, so the difference is what the
 add-on adds. With ``--calls``, each hook's own CPU per call is listed too
-(the timing wrappers add a little to the totals).
+(the timing wrappers add a little to the totals). The worker's CPU and
+context switches per page are listed each round. ``--pipe-writes`` only
+times writes of 16 bytes to 80 KB to a pipe (see ``pipe_writes``).
 
 Works against any checkout of the package (it only uses the components'
 public hooks), so two branches can be compared with PYTHONPATH.
@@ -28,6 +30,7 @@ import argparse
 import asyncio
 import functools
 import io
+import os
 import sys
 import time
 from typing import Any
@@ -110,7 +113,38 @@ def time_hooks(timer: Timer) -> None:
         timer.wrap(owner, name, f"{owner.__name__}.{name}")
 
 
-async def run_addon(pages: list[HtmlResponse], requests: dict[str, list[Request]]) -> float:
+def process_figures(pid: int) -> tuple[float, int, int]:
+    """CPU seconds of a process (all its threads) and its voluntary and involuntary
+    context switches, from /proc (zeros where it is missing)."""
+    cpu, voluntary, involuntary = 0.0, 0, 0
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/status", encoding="ascii") as fh:
+                for line in fh:
+                    if line.startswith("voluntary_ctxt_switches"):
+                        voluntary += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches"):
+                        involuntary += int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return cpu, voluntary, involuntary
+
+
+def pool_figures(workers: Any) -> tuple[float, int, int]:
+    """``process_figures`` summed over the worker middleware's pool."""
+    sums = [0.0, 0, 0]
+    for worker in getattr(workers.pool, "_workers", ()):
+        if worker is not None:
+            for i, value in enumerate(process_figures(worker.proc.pid)):
+                sums[i] += value
+    return sums[0], sums[1], sums[2]
+
+
+async def run_addon(pages: list[HtmlResponse], requests: dict[str, list[Request]],
+                    worker_figures: list | None = None) -> float:
     from scrapy_contentex.middlewares import ContentexSpiderMiddleware, ContentexWorkerMiddleware
     from scrapy_contentex.pipelines import ContentexPipeline
 
@@ -132,9 +166,12 @@ async def run_addon(pages: list[HtmlResponse], requests: dict[str, list[Request]
             if not isinstance(out, Request):
                 exporter.export_item(pipeline.process_item(out))
 
+    before = pool_figures(workers)
     started = time.thread_time()
     await asyncio.gather(*(one(r) for r in pages))
     elapsed = time.thread_time() - started
+    if worker_figures is not None:
+        worker_figures.append([a - b for a, b in zip(pool_figures(workers), before, strict=True)])
     workers.spider_closed()
     return elapsed
 
@@ -166,6 +203,35 @@ async def run_items(pages: list[HtmlResponse], requests: dict[str, list[Request]
     return time.thread_time() - started
 
 
+def pipe_writes(sizes: tuple[int, ...] = (16, 3500, 20000, 50000, 80000), count: int = 3000) -> None:
+    """CPU of this thread per write of ``size`` bytes to a pipe that another
+    process drains, with a yield after each write (like a loop turn), best of 3.
+
+    Why: a shared-memory hand-off of page bodies would still write a small
+    header to wake the worker; if a small write costs about what a page
+    body's does, the copy is not what costs."""
+    import subprocess
+
+    print(f"\n{'bytes per write':>15} {'us CPU per write':>17}")
+    for size in sizes:
+        proc = subprocess.Popen([sys.executable, "-c",
+                                 "import os\nwhile os.read(0, 1 << 20): pass"],
+                                stdin=subprocess.PIPE)
+        fd, data, best = proc.stdin.fileno(), b"x" * size, float("inf")
+        time.sleep(0.3)
+        for _ in range(3):
+            started = time.thread_time()
+            for _ in range(count):
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                time.sleep(0)
+            best = min(best, (time.thread_time() - started) / count)
+        proc.stdin.close()
+        proc.wait()
+        print(f"{size:>15} {best * 1e6:>17.1f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=1000, help="content pages of the site")
@@ -173,7 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=25,
                         help="requests the spider yields per page")
     parser.add_argument("--calls", action="store_true", help="also time each hook per call")
+    parser.add_argument("--pipe-writes", action="store_true",
+                        help="only time writes of several sizes to a pipe (see pipe_writes)")
     args = parser.parse_args(argv)
+    if args.pipe_writes:
+        pipe_writes()
+        return 0
     import scrapy_contentex
 
     pages = responses(site_pages(Site(args.pages)))
@@ -182,11 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     timer = Timer() if args.calls else None
     if timer is not None:
         time_hooks(timer)
+    worker_figures: list[list[float]] = []
     for _ in range(args.rounds):
         best["plain items"] = min(best.get("plain items", 1e9),
                                   asyncio.run(run_items(pages, requests)))
         best["add-on"] = min(best.get("add-on", 1e9),
-                             asyncio.run(run_addon(pages, requests)))
+                             asyncio.run(run_addon(pages, requests, worker_figures)))
     print(f"package: {scrapy_contentex.__file__}; {len(pages)} pages, {args.requests} requests "
           f"each, best of {args.rounds}; main-thread CPU (the worker's excluded)")
     print(f"{'loop':12} {'CPU s':>7} {'us/page':>8}")
@@ -194,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:12} {seconds:7.3f} {seconds / len(pages) * 1e6:8.1f}")
     print(f"the add-on adds {(best['add-on'] - best['plain items']) / len(pages) * 1e6:.1f} us "
           "per page")
+    print("the worker, per page, each round (CPU us; voluntary / involuntary context "
+          "switches: its wake-ups and preemptions): " + "; ".join(
+              f"{cpu / len(pages) * 1e6:.0f} us, {vol / len(pages):.2f} / {invol / len(pages):.2f}"
+              for cpu, vol, invol in worker_figures))
     if timer is not None:
         print(f"\n{'hook (all rounds)':42} {'calls':>7} {'us/call':>8}")
         for label, (ns, calls) in timer.totals.items():

@@ -29,9 +29,19 @@ Figures:
   alone, and of its main thread (the reactor's; the rest of the crawl
   process's CPU is its other threads: Scrapy's DNS threads, and the pool's
   when it runs one, on a reactor other than asyncio's);
+- where the main thread's wall time went, during the crawl (Linux only,
+  else 0): "waited", seconds it was runnable but had no CPU (another
+  process or thread held its core; from /proc/thread-self/schedstat);
+  "idle", seconds it had nothing to do (wall minus its CPU minus waited:
+  waiting for the network or the workers); "preempted", its involuntary
+  context switches;
 - items: every content page must give its item (the URLs are checked, not
   only the count); the items of other pages (section and category pages
   the page type passes on as content) are counted in the items column;
+- setup s: the time ``CrawlerProcess.crawl`` took to build the crawl
+  (before the timed part; the add-on starts its workers there), and
+  home page s, when the first response got through the downloader
+  middlewares (with the add-on, once a worker classified it);
 - peak RSS: sampled every 0.1 s, of the crawl process, of its workers
   together, and of both together.
 """
@@ -284,16 +294,50 @@ def child(base: str, workers: str, out: str) -> None:
         urls.append(item["url"] if isinstance(item, dict) else item.url)
 
     crawler.signals.connect(scraped, signal=signals.item_scraped)
+    received: list[float] = []
+
+    def response_received(**kwargs) -> None:
+        if not received:
+            received.append(time.perf_counter())
+
+    crawler.signals.connect(response_received, signal=signals.response_received)
+    crawl_started = time.perf_counter()
     process.crawl(crawler)
+    crawl_called = time.perf_counter() - crawl_started
+    sched_before = main_thread_sched()
     started = time.perf_counter()
+    cpu_started = time.thread_time()
     process.start()
     elapsed = time.perf_counter() - started
+    cpu_crawl = time.thread_time() - cpu_started
+    sched = [after - before for after, before in zip(main_thread_sched(), sched_before, strict=True)]
     stats = crawler.stats.get_stats()
     own = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({"cpu_self": own.ru_utime + own.ru_stime, "cpu_main": time.thread_time(), "responses": stats.get("response_received_count", 0), "elapsed": elapsed,
+                      "main_waited": sched[0], "main_idle": elapsed - cpu_crawl - sched[0],
+                      "main_preempted": sched[1], "crawl_called": crawl_called,
+                      "home_at": received[0] - started if received else None,
                       "first_item": first[0] - started if first else None, "urls": urls, "workers": stats.get("contentex/workers/processes", 0),
                       "failed": {k: v for k, v in stats.items()
                                  if k.startswith("contentex/failed/")}}))
+
+
+def main_thread_sched() -> tuple[float, int]:
+    """This thread's time spent runnable but waiting for a CPU (seconds) and
+    its involuntary context switches so far; (0, 0) where Linux's schedstat
+    and RUSAGE_THREAD are missing.
+
+    Why: a crawl's wall time is its main thread's CPU, plus the time it
+    wanted a CPU and had none (descheduled: another process took its core),
+    plus the time it had nothing to do (waiting for the network or the
+    workers). The three call for different fixes.
+    """
+    try:
+        with open("/proc/thread-self/schedstat", encoding="ascii") as fh:
+            waited = int(fh.read().split()[1]) / 1e9
+        return waited, resource.getrusage(resource.RUSAGE_THREAD).ru_nivcsw
+    except (OSError, AttributeError, IndexError, ValueError):
+        return 0.0, 0
 
 
 def _children(pid: int) -> list[int]:
@@ -380,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{site.products} products) + section/category pages; {args.rounds} round(s); "
           f"{cpus} CPUs; CONCURRENT_REQUESTS=16")
     header = (f"{'crawl':32} {'responses':>9} {'items':>6} {'every content page':>18} {'pages/s':>8} "
-              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'main thread':>11} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
-              f"{'together':>9} {'1st item s':>10}")
+              f"{'x bare':>7} {'CPU s':>7} {'of which crawl':>14} {'main thread':>11} {'waited':>6} {'idle':>5} {'preempted':>9} {'server CPU s':>12} {'peak RSS MB: crawl':>19} {'workers':>8} "
+              f"{'together':>9} {'setup s':>7} {'home page s':>11} {'1st item s':>10}")
     print(header)
     best: dict[str, float] = {}
     best_items: dict[str, float] = {}
@@ -408,9 +452,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label[:32]:32} {run['responses']:>9} {len(run['urls']):>6} "
                   f"{complete_txt:>18} {rate:>8.1f} "
                   f"{(f'{ratio:.2f}x' if ratio else '-'):>7} {run['cpu']:>7.2f} {run['cpu_self']:>14.2f} {run['cpu_main']:>11.2f} "
+                  f"{run['main_waited']:>6.2f} {run['main_idle']:>5.2f} {run['main_preempted']:>9} "
                   f"{run['server_cpu']:>12.2f} "
                   f"{run['peak']['crawl'] / 1024:>19.0f} {run['peak']['workers'] / 1024:>8.0f} "
-                  f"{run['peak']['total'] / 1024:>9.0f} {first_txt:>10}")
+                  f"{run['peak']['total'] / 1024:>9.0f} {run['crawl_called']:>7.2f} "
+                  f"{run['home_at'] or 0:>11.2f} {first_txt:>10}")
             if run["failed"]:
                 print(f"{'':32} failures: {run['failed']}")
     for config, ratio in best.items():

@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - Scrapy 2.13
 
 from .core.document import looks_binary, looks_like_feed, looks_like_html
 from .items import Page, PageType
-from .pool import WINDOW, WIRE_FUNCTION, LoopPool, WorkerError, WorkerPool
+from .pool import WINDOW, WIRE_FUNCTION, LoopPool, WorkerError, WorkerPool, prestart
 from .settings import ContentexSettings, check_kind
 from .work import (
     PageResult,
@@ -735,6 +735,9 @@ class ContentexWorkerMiddleware(_Component):
         if config.workers == 0:
             raise NotConfigured("CONTENTEX_WORKERS is 0: the work runs in the crawl process")
         mw = cls(crawler, config)
+        # The workers start now, while Scrapy builds the rest of the crawl; the
+        # pool (made when the spider opens, in the crawl's loop) takes them.
+        prestart(config.workers, WIRE_FUNCTION)
         crawler.signals.connect(mw.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(mw.spider_closed, signal=signals.spider_closed)
         return mw

@@ -20,8 +20,13 @@ With the next tasks already in its pipe it goes straight on. The parent
 thread makes two system calls per task (one write, one read; answers that
 arrive together are read at once), and the timeout is kept by a watchdog
 thread that wakes a few times a second, not by a ``select`` per read. The
-worker drains its stdin in a thread of its own, so a big task written while
-it writes a big answer can never deadlock the two pipes.
+worker has one thread: it reads the tasks the parent wrote when it needs
+the next one, so a task written while it works wakes nothing (a reader
+thread in the worker woke up for each one, 1.2-2.9 voluntary context
+switches per page, against 0.01-0.02 now: ``benchmarks.crawl_hooks``); and
+while the parent's pipe is too full to take its answer it keeps reading
+tasks, so a big task written while it writes a big answer can never
+deadlock the two pipes.
 
 Two drivers of the same workers and pipes. :class:`WorkerPool` (above) runs
 a thread per worker and works anywhere. :class:`LoopPool` is driven by a
@@ -58,7 +63,7 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -122,21 +127,57 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+# -- frames on a pipe ----------------------------------------------------------
+
+def _frame(payload: bytes) -> bytes:
+    return _HEADER.pack(len(payload)) + payload
+
+
+class _FrameReader:
+    """Length-prefixed frames read from a pipe into a buffer, whatever it holds at once.
+
+    Both ends use it: the parent reads a worker's answers, a worker its tasks."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.eof = False
+        self._buffer = bytearray()
+
+    def read_chunk(self) -> bool:
+        """One read of what the pipe holds into the buffer; False at EOF.
+
+        Asks for the rest of the frame being read (at least 64 KiB), so a big
+        frame takes few system calls. Raises BlockingIOError on a
+        non-blocking pipe that holds nothing yet."""
+        buffer = self._buffer
+        wanted = _HEADER.size
+        if len(buffer) >= _HEADER.size:
+            wanted = _HEADER.size + _HEADER.unpack_from(buffer)[0] - len(buffer)
+        chunk = os.read(self.fd, min(max(wanted, 1 << 16), 1 << 24))
+        buffer += chunk
+        self.eof = not chunk
+        return bool(chunk)
+
+    def next_frame(self) -> bytes | None:
+        """The next whole frame already read, or None (no system call)."""
+        buffer = self._buffer
+        if len(buffer) < _HEADER.size:
+            return None
+        end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
+        if len(buffer) < end:
+            return None
+        frame = bytes(buffer[_HEADER.size:end])
+        del buffer[:end]
+        return frame
+
+    def has_frame(self) -> bool:
+        """Whether a whole frame is already read (``next_frame`` then returns it)."""
+        buffer = self._buffer
+        return (len(buffer) >= _HEADER.size
+                and len(buffer) >= _HEADER.size + _HEADER.unpack_from(buffer)[0])
+
+
 # -- the worker side ---------------------------------------------------------
-
-def _read_frame(stream: BinaryIO) -> bytes | None:
-    header = stream.read(_HEADER.size)
-    if len(header) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack(header)
-    data = stream.read(size)
-    return data if len(data) == size else None
-
-
-def _write_frame(stream: BinaryIO, payload: bytes) -> None:
-    stream.write(_HEADER.pack(len(payload)) + payload)
-    stream.flush()
-
 
 def _resolve(path: str) -> Callable[..., Any]:
     module, _, name = path.partition(":")
@@ -170,88 +211,171 @@ def _warm_up_steps(function: str) -> list[Callable[[], Any]]:
     return warm_up_steps()
 
 
-def _drain(stream: BinaryIO, tasks: queue.SimpleQueue) -> None:
-    """Move frames from the parent's pipe to ``tasks`` as they come; None at EOF.
-
-    Runs in a thread of the worker so the pipe never fills up while the
-    worker computes or writes an answer (the parent would block on it)."""
-    while (frame := _read_frame(stream)) is not None:
-        tasks.put(frame)
-    tasks.put(None)
+def _warm_step(steps: list[Callable[[], Any]]) -> None:
+    try:
+        steps.pop(0)()
+    except Exception as exc:  # a warm-up failure costs only the warm-up
+        print(f"contentex worker: warm-up step failed: {exc!r}", file=sys.stderr)
 
 
-def _next_task(tasks: queue.SimpleQueue, steps: list[Callable[[], Any]]) -> bytes | None:
-    """The next task's frame; while none comes within ``WARM_IDLE``, a warm-up step."""
-    while steps:
+def _receive(tasks: _FrameReader) -> None:
+    """Read what the parent wrote (non-blocking stdin: nothing there is fine)."""
+    try:
+        tasks.read_chunk()
+    except BlockingIOError:
+        pass
+
+
+def _next_task(tasks: _FrameReader, steps: list[Callable[[], Any]]) -> bytes | None:
+    """The next task's frame (None at EOF); while none comes within
+    ``WARM_IDLE``, a warm-up step."""
+    while (frame := tasks.next_frame()) is None:
+        if tasks.eof:
+            return None
+        if select.select([tasks.fd], [], [], WARM_IDLE if steps else None)[0]:
+            _receive(tasks)
+        else:
+            _warm_step(steps)
+    return frame
+
+
+def _answer(out: int, data: bytes, tasks: _FrameReader) -> None:
+    """Write a whole answer to the non-blocking ``out``; while the parent's pipe
+    is full, take in the tasks it writes meanwhile.
+
+    Why no reader thread: a thread blocked on stdin woke up for every task
+    the parent wrote, on either core, and then waited for the GIL that the
+    work holds; here nothing wakes the worker while it works. A parent that
+    blocks writing tasks while it has not read this answer yet still gets
+    its tasks taken in, so the two pipes never deadlock."""
+    view = memoryview(data)
+    while view:
         try:
-            return tasks.get(timeout=WARM_IDLE)
-        except queue.Empty:
+            view = view[os.write(out, view):]
+            continue
+        except BlockingIOError:
             pass
-        try:
-            steps.pop(0)()
-        except Exception as exc:  # a warm-up failure costs only the warm-up
-            print(f"contentex worker: warm-up step failed: {exc!r}", file=sys.stderr)
-    return tasks.get()
+        readable = select.select([] if tasks.eof else [tasks.fd], [out], [])[0]
+        if readable:
+            _receive(tasks)
 
 
 def worker_main(function: str = DEFAULT_FUNCTION, fault: str | None = None,
                 warm: bool = False) -> None:
     """Loop of one worker process: frames of pickled args in, pickled results out.
 
-    stdout carries the frames only, so anything a library prints goes to stderr.
-    Ends when the parent closes stdin. With ``warm``, the worker loads its
-    models on made-up pages when no task came for ``WARM_IDLE`` seconds (a
-    step at a time, checking again before each): a crawl fetches its first content pages
-    through index pages, and the worker would otherwise load them on the
-    first article or product.
+    One thread reads the tasks, runs them and writes the answers (see
+    ``_answer``). The frames go to a copy of stdout, and fd 1 becomes
+    stderr, so anything a library prints goes to stderr. Ends when the parent closes stdin. With ``warm``,
+    the worker runs the first warm-up step (the page-type model, which every
+    page needs, so the first task waits no longer for it) at once, and,
+    after its first task, the others (the extractors' models) when no task
+    came for ``WARM_IDLE`` seconds, a step at a time, checking again before each: a crawl fetches
+    its first content pages through index pages, and the worker would
+    otherwise load them on the first article or product.
     """
     # Ctrl-C in the terminal reaches the whole process group: the crawl then
     # stops gracefully and still needs its workers; it ends them by closing stdin.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    out = os.dup(sys.stdout.fileno())
+    # What anything else writes to stdout, even below Python (a C library, a
+    # child process), goes to stderr: fd 1 no longer reaches the frames' pipe.
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
-    tasks: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-    threading.Thread(target=_drain, args=(sys.stdin.buffer, tasks), daemon=True).start()
-    func = _resolve(function)
-    _write_frame(out, pickle.dumps(("ready", os.getpid())))
+    tasks = _FrameReader(sys.stdin.fileno())
+    os.set_blocking(tasks.fd, False)
+    os.set_blocking(out, False)
     steps = _warm_up_steps(function) if warm else []
-    while (frame := _next_task(tasks, steps)) is not None:
+    _serve(tasks, out, _resolve(function), steps, fault)
+
+
+def _serve(tasks: _FrameReader, out: int, func: Callable[..., Any],
+           steps: list[Callable[[], Any]], fault: str | None = None) -> None:
+    """Say ready, take the first warm-up step, then answer tasks until EOF."""
+    _answer(out, _frame(pickle.dumps(("ready", os.getpid()))), tasks)
+    if steps:
+        _warm_step(steps)
+    # The other steps wait for the first task: a worker started ahead of its
+    # crawl (``prestart``) idles until the first page comes, and a step then
+    # under way would delay it.
+    started = False
+    while (frame := _next_task(tasks, steps if started else [])) is not None:
+        started = True
         args = pickle.loads(frame)
         _inject_fault(fault, args)
         try:
             answer = ("ok", func(*args))
         except Exception as exc:  # the function's own error: reported, worker lives on
             answer = ("error", f"{type(exc).__name__}: {exc}")
-        _write_frame(out, pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL))
+        _answer(out, _frame(pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)), tasks)
 
 
 # -- the parent side ---------------------------------------------------------
 
-def _frame(payload: bytes) -> bytes:
-    return _HEADER.pack(len(payload)) + payload
+def _spawn(function: str, fault: str | None, warm: bool) -> subprocess.Popen:
+    """A new worker process (see ``worker_main``)."""
+    env = dict(os.environ)
+    # Import the same scrapy_contentex as the parent, wherever it lives.
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
+    code = ("from scrapy_contentex.pool import worker_main; "
+            f"worker_main({function!r}, {fault!r}, {warm!r})")
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        env=env, bufsize=0)
 
 
-class _Worker:
-    """One child process, the pipe ends the parent holds, and what it is running."""
+# Worker processes started ahead of their pool (``prestart``), by what they run.
+_SPARES: dict[tuple[str, str | None, bool], list[subprocess.Popen]] = {}
+
+
+def _fault_and_warm(fault: str | None, warm: bool | None) -> tuple[str | None, bool]:
+    """The test fault and the warm-up a pool runs with, the environment's by default."""
+    return (fault if fault is not None else os.environ.get(FAULT_ENV) or None,
+            warm if warm is not None else os.environ.get(WARM_ENV) != "0")
+
+
+def prestart(size: int, function: str = DEFAULT_FUNCTION, fault: str | None = None,
+             warm: bool | None = None) -> None:
+    """Start ``size`` workers now, for a pool of the same function made later in
+    this process (its first workers are then these, already loading).
+
+    Why: a crawl builds its components (where the add-on calls this) a few
+    tenths of a second before its first page arrives, and a worker needs
+    about as long to start and load the page-type model; the crawl's first
+    page no longer waits for that. Processes no pool takes end with this
+    process (their stdin closes).
+    """
+    key = (function, *_fault_and_warm(fault, warm))
+    spares = _SPARES.setdefault(key, [])
+    spares[:] = [proc for proc in spares if proc.poll() is None]
+    while len(spares) < size:
+        spares.append(_spawn(*key))
+
+
+def _spare(function: str, fault: str | None, warm: bool) -> subprocess.Popen | None:
+    """A pre-started worker process for these arguments that is still alive, if any."""
+    spares = _SPARES.get((function, fault, warm))
+    while spares:
+        proc = spares.pop(0)
+        if proc.poll() is None:
+            return proc
+    return None
+
+
+class _Worker(_FrameReader):
+    """One child process, the pipe ends the parent holds, and what it is running
+    (its answers are read as frames from its stdout)."""
 
     def __init__(self, function: str, fault: str | None, warm: bool = False) -> None:
-        env = dict(os.environ)
-        # Import the same scrapy_contentex as the parent, wherever it lives.
-        env["PYTHONPATH"] = os.pathsep.join(
-            p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH")) if p)
-        code = ("from scrapy_contentex.pool import worker_main; "
-                f"worker_main({function!r}, {fault!r}, {warm!r})")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=env, bufsize=0)
-        self.fd = self.proc.stdout.fileno()
+        self.proc = _spare(function, fault, warm) or _spawn(function, fault, warm)
+        super().__init__(self.proc.stdout.fileno())
         self.tasks = 0  # answered
         self.sent = 0
         # When the oldest unanswered task began (None: nothing to do); the
         # watchdog kills the worker when that is longer ago than the timeout.
         self.running_since: float | None = None
         self.timed_out = False
-        self._buffer = bytearray()
 
     def read(self, deadline: float | None = None) -> bytes | None:
         """The next frame, or None on EOF.
@@ -268,38 +392,6 @@ class _Worker:
             if not self.read_chunk():
                 return None
         return frame
-
-    def read_chunk(self) -> bool:
-        """One read of what the pipe holds into the buffer; False at EOF.
-
-        Asks for the rest of the frame being read (at least 64 KiB), so a big
-        answer takes few system calls. Raises BlockingIOError on a
-        non-blocking pipe that holds nothing yet."""
-        buffer = self._buffer
-        wanted = _HEADER.size
-        if len(buffer) >= _HEADER.size:
-            wanted = _HEADER.size + _HEADER.unpack_from(buffer)[0] - len(buffer)
-        chunk = os.read(self.fd, min(max(wanted, 1 << 16), 1 << 24))
-        buffer += chunk
-        return bool(chunk)
-
-    def next_frame(self) -> bytes | None:
-        """The next whole frame already read, or None (no system call)."""
-        buffer = self._buffer
-        if len(buffer) < _HEADER.size:
-            return None
-        end = _HEADER.size + _HEADER.unpack_from(buffer)[0]
-        if len(buffer) < end:
-            return None
-        frame = bytes(buffer[_HEADER.size:end])
-        del buffer[:end]
-        return frame
-
-    def has_frame(self) -> bool:
-        """Whether a whole frame is already read (``read`` then needs no system call)."""
-        buffer = self._buffer
-        return (len(buffer) >= _HEADER.size
-                and len(buffer) >= _HEADER.size + _HEADER.unpack_from(buffer)[0])
 
     def write_ahead(self, pending: deque, window: deque, size: int, max_tasks: int) -> bytes:
         """Move pending tasks into ``window`` (up to ``size`` and ``max_tasks``) and
@@ -378,8 +470,7 @@ class _Pool:
         self.function = function
         self.max_tasks = max_tasks
         self.window = window
-        self.fault = fault if fault is not None else os.environ.get(FAULT_ENV) or None
-        self.warm = warm if warm is not None else os.environ.get(WARM_ENV) != "0"
+        self.fault, self.warm = _fault_and_warm(fault, warm)
         self.restarts = 0
         self.peak_rss_kb = 0
 

@@ -310,10 +310,14 @@ def warm_up_steps(settings: WorkSettings | None = None) -> list:
     A worker runs them while it has no task (``pool.worker_main`` checks for
     a task between steps), so the loading happens while the crawl is still
     fetching its first pages instead of on the first article or product.
-    jieba is left out: it costs about 0.75 s and 130 MB (see ``pool``) and
-    only Chinese pages need it.
+    The first step classifies only: every page needs the page-type model,
+    so a worker takes that step at once, before its first task. jieba is
+    left out: it costs about 0.75 s and 130 MB (see ``pool``) and only
+    Chinese pages need it.
     """
     settings = settings or WorkSettings()
-    return [partial(process_page, page, "http://warm.invalid/page", "text/html; charset=utf-8",
-                    kind, settings)
-            for page, kind in ((_WARM_ARTICLE, "article"), (_WARM_PRODUCT, "product"))]
+    url, content_type = "http://warm.invalid/page", "text/html; charset=utf-8"
+    return [partial(process_page, _WARM_ARTICLE, url, content_type, "article", settings,
+                    extract=False)] + [
+        partial(process_page, page, url, content_type, kind, settings)
+        for page, kind in ((_WARM_ARTICLE, "article"), (_WARM_PRODUCT, "product"))]

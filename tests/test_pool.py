@@ -14,6 +14,8 @@ import pickle
 import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -40,13 +42,19 @@ from scrapy_contentex.middlewares import (
 )
 from scrapy_contentex.pipelines import ContentexPipeline
 from scrapy_contentex.pool import (
+    _SPARES,
     FAULT_ENV,
     FAULT_MARKER,
     WARM_ENV,
+    WARM_IDLE,
     LoopPool,
     WorkerCrashed,
     WorkerPool,
     WorkerTimeout,
+    _frame,
+    _FrameReader,
+    _serve,
+    prestart,
 )
 from scrapy_contentex.settings import ContentexSettings
 from scrapy_contentex.work import (
@@ -132,10 +140,50 @@ def test_warm_and_cold_workers_give_the_same_results():
     assert [r.label for r in results[True]] == ["content", "content", "index"]
 
 
-def test_warm_up_steps_extract_an_article_and_a_product():
-    article, product = (step() for step in warm_up_steps())
+def test_warm_up_steps_classify_then_extract_an_article_and_a_product():
+    page_type, article, product = (step() for step in warm_up_steps())
+    assert page_type.label == "content" and page_type.item is None and page_type.page_type
     assert isinstance(article.item, Article) and article.item.articleBody and not article.error
     assert isinstance(product.item, Product) and product.item.price == "45" and not product.error
+
+
+def test_a_worker_takes_its_first_warm_up_step_at_once_and_the_others_after_a_task():
+    """The page-type step runs before any task; the extractors' steps wait for
+    the first task (a worker started ahead of its crawl must not be busy
+    warming when the first page comes), then run while no task comes."""
+    ran: list[str] = []
+    steps = [lambda: ran.append("page type"), lambda: ran.append("article"),
+             lambda: ran.append("product")]
+    task_r, task_w = os.pipe()
+    answer_r, answer_w = os.pipe()
+    tasks = _FrameReader(task_r)
+    os.set_blocking(task_r, False)
+    os.set_blocking(answer_w, False)
+    serving = threading.Thread(target=_serve, args=(tasks, answer_w, len, steps))
+    serving.start()
+    answers = _FrameReader(answer_r)
+    try:
+        assert pickle.loads(_next_answer(answers))[0] == "ready"
+        time.sleep(3 * WARM_IDLE)
+        assert ran == ["page type"]  # idle, but no task yet
+        os.write(task_w, _frame(pickle.dumps((b"abcd",))))
+        assert pickle.loads(_next_answer(answers)) == ("ok", 4)
+        deadline = time.monotonic() + 10
+        while len(ran) < 3 and time.monotonic() < deadline:
+            time.sleep(WARM_IDLE)
+        assert ran == ["page type", "article", "product"]
+    finally:
+        os.close(task_w)
+        serving.join(timeout=10)
+        for fd in (task_r, answer_r, answer_w):
+            os.close(fd)
+    assert not serving.is_alive()
+
+
+def _next_answer(answers: _FrameReader) -> bytes:
+    while (frame := answers.next_frame()) is None:
+        assert answers.read_chunk(), "the worker loop closed its answers"
+    return frame
 
 
 def test_warm_up_is_off_when_the_environment_says_so(monkeypatch):
@@ -184,12 +232,42 @@ def test_tasks_written_ahead_after_a_crash_run_on_the_next_worker():
 
 
 def test_big_tasks_and_big_answers_do_not_block_the_pipes():
-    """Tasks and answers far beyond a pipe's 64 KiB, written ahead: the worker
-    drains its stdin in a thread, so neither side can wait on the other forever."""
+    """Tasks and answers far beyond a pipe's 64 KiB, written ahead by a parent
+    thread that blocks on a full pipe: the worker takes tasks in while its
+    answer waits for room, so neither side can wait on the other forever."""
     big = [bytes([i]) * (3 << 20) for i in range(4)]
     with WorkerPool(1, timeout=60, function="builtins:bytes", window=3) as pool:
         futures = [pool.submit(b) for b in big]
         assert [f.result(timeout=60) for f in futures] == big
+
+
+def test_big_tasks_and_big_answers_through_the_loop_driver():
+    big = [bytes([i]) * (3 << 20) for i in range(4)]
+
+    async def run() -> list:
+        with LoopPool(1, timeout=60, function="builtins:bytes", window=3) as pool:
+            return list(await asyncio.gather(*(pool.submit(b) for b in big)))
+
+    assert asyncio.run(run()) == big
+
+
+def test_a_pool_takes_the_workers_started_ahead_for_its_function():
+    prestart(1, "builtins:len")
+    spare = _SPARES[("builtins:len", None, True)][0]
+    with WorkerPool(1, timeout=30, function="builtins:len") as pool:
+        assert pool.submit(b"abc").result(timeout=30) == 3
+        assert pool._workers[0].proc is spare
+    assert not _SPARES[("builtins:len", None, True)]
+    assert spare.poll() is not None  # stopped with its pool
+
+
+def test_output_written_below_python_does_not_reach_the_answers():
+    """A task whose function writes to fd 1 through a child process (as a C
+    library could): the bytes go to stderr, the answers stay whole."""
+    with WorkerPool(1, timeout=30, function="os:system") as pool:
+        assert pool.submit("echo not-a-frame").result(timeout=30) == 0
+        assert pool.submit("true").result(timeout=30) == 0
+        assert pool.restarts == 0
 
 
 def test_window_must_be_positive():
