@@ -101,3 +101,13 @@ def test_fold_run_grid_keeps_the_setting_with_the_better_inner_auc():
     for grid in ([column(1), column(0)], [column(0), column(1)]):
         oof, prob = _fold_run(grid, x, y, groups, ~test, test, None)
         assert np.array_equal(oof, signal[0]) and np.array_equal(prob, signal[1])
+
+
+def test_roc_auc_counts_ties_half_and_orders_scores():
+    from training.train_pagetype import roc_auc
+
+    y = np.array([True, False, True, False])
+    assert roc_auc(y, np.array([0.9, 0.1, 0.8, 0.2])) == 1.0
+    assert roc_auc(y, np.array([0.1, 0.9, 0.2, 0.8])) == 0.0
+    # one positive ties one negative (half), the other outscores both negatives
+    assert roc_auc(y, np.array([0.5, 0.5, 0.9, 0.1])) == 0.875

@@ -45,6 +45,7 @@ from training.train_pagetype import (
     index_probability,
     load_labelled,
     matrix,
+    roc_auc,
 )
 
 _TOKENS = FEATURE_NAMES.index("line_tokens")
@@ -252,12 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     y = np.array([pg.index for pg in pages])
     groups = [pg.group for pg in pages]
 
-    from sklearn.metrics import roc_auc_score
-
     rows = []
     for name in ARTICLE_FEATURES:
         v = np.array([pg.features[name] for pg in pages])
-        rows.append([name, float(v[y].mean()), float(v[~y].mean()), float(roc_auc_score(y, -v))])
+        rows.append([name, float(v[y].mean()), float(v[~y].mean()), float(roc_auc(y, -v))])
     print_table(["feature (out-of-fold line model)", "mean index", "mean content", "AUC (low = index)"], rows,
                 title=f"Article-model features alone, {len(pages)} labelled pages ({int(y.sum())} index)")
 

@@ -72,6 +72,7 @@ from training.train_pagetype import (
     load_labelled,
     matrix,
     pick_threshold,
+    roc_auc,
 )
 
 BAG_DIMS = 512
@@ -255,8 +256,6 @@ def _fold_run(learners: list[Learner], x: np.ndarray, y: np.ndarray, groups: lis
     out-of-fold probabilities have the best ROC AUC is fitted: the choice sees
     the training part only.
     """
-    from sklearn.metrics import roc_auc_score
-
     g_train = [g for g, t in zip(groups, train, strict=True) if t]
     inner = group_folds(g_train, 3, seed)
     xt, yt = x[train], y[train]
@@ -267,7 +266,7 @@ def _fold_run(learners: list[Learner], x: np.ndarray, y: np.ndarray, groups: lis
             te = inner == f
             g_sub = [g for g, t in zip(g_train, te, strict=True) if not t]
             oof[te] = learner(xt[~te], yt[~te], g_sub, seed)(xt[te])
-        auc = roc_auc_score(yt, oof) if len(learners) > 1 else 0.0
+        auc = roc_auc(yt, oof) if len(learners) > 1 else 0.0
         if auc > best_auc:
             best, best_auc, best_oof = learner, auc, oof
     return best_oof, best(xt, yt, g_train, seed)(x[test])

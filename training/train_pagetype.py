@@ -153,6 +153,22 @@ def group_folds(groups: list[str], k: int = FOLDS, seed: int | None = None) -> n
     return np.array(common_group_folds(groups, k, seed))
 
 
+def roc_auc(y: np.ndarray, score: np.ndarray) -> float:
+    """Area under the ROC curve: the chance that a positive outscores a negative
+    (ties count half), from average ranks. In numpy, so the training scripts and
+    their tests need no scikit-learn."""
+    y = np.asarray(y, dtype=bool)
+    score = np.asarray(score, dtype=float)
+    order = np.argsort(score, kind="mergesort")
+    _, tie, counts = np.unique(score[order], return_inverse=True, return_counts=True)
+    ends = np.cumsum(counts)
+    ranks = np.empty(len(score))
+    ranks[order] = ((ends - counts + 1 + ends) / 2.0)[tie]
+    n_pos = int(y.sum())
+    n_neg = len(y) - n_pos
+    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
 def pick_threshold(prob: np.ndarray, y: np.ndarray, floor: float = CONTENT_RECALL_FLOOR) -> float:
     """Best balanced accuracy among thresholds (index when prob >= t) keeping content recall >= floor."""
     best_t, best = 0.5, -1.0
