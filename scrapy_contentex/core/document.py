@@ -131,6 +131,8 @@ def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, b
     """
     if isinstance(data, str):
         text, same = data, None
+    elif not isinstance(data, bytes | bytearray):
+        raise TypeError(f"the page must be bytes or str, not {type(data).__name__}")
     else:
         if not data or data.isspace():  # (strip() would copy the whole body to say so)
             raise EmptyDocumentError("empty body")
@@ -235,14 +237,35 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
+# A start tag this long may hold thousands of attributes; libxml2 checks each
+# new attribute name against all the earlier ones of its tag, so a tag with
+# 10^5 distinct names parses for minutes. Real tags this long are one huge
+# value (a data: URI), which the cap below leaves alone.
+_LONG_TAG_RE = re.compile(rb"<[a-zA-Z][^\s<>/]*([^<>]{2000,})")
+_ATTR_RE = re.compile(rb"""[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
+MAX_ATTRIBUTES = 500
+
+
+def _cap_attributes(match: re.Match) -> bytes:
+    """The tag with only its first ``MAX_ATTRIBUTES`` attributes, if it has more."""
+    attributes = _ATTR_RE.findall(match.group(1))
+    if len(attributes) <= MAX_ATTRIBUTES:
+        return match.group(0)
+    head = match.group(0)[:match.start(1) - match.start(0)]
+    return head + b" " + b" ".join(attributes[:MAX_ATTRIBUTES])
+
+
 def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?'),
+    and no tag with more than ``MAX_ATTRIBUTES`` attributes (see ``_LONG_TAG_RE``).
 
     ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
     """
     data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
+    if _LONG_TAG_RE.search(data):
+        data = _LONG_TAG_RE.sub(_cap_attributes, data)
     return data
 
 
