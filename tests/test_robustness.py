@@ -144,3 +144,30 @@ def test_long_tags_with_few_attributes_are_left_alone():
     assert _parser_input(page) == page.encode()
     tag = many_attributes(MAX_ATTRIBUTES)
     assert _parser_input(tag) == tag.encode()
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+def test_unparseable_url_is_a_contentex_error(call):
+    """``urlsplit`` rejects it; the product call used to raise its ValueError."""
+    with pytest.raises(ContentexError) as caught:
+        call(BODY, url="http://[::1")
+    assert caught.value.reason == "bad_url"
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+def test_url_of_a_wrong_type_is_a_type_error(call):
+    with pytest.raises(TypeError):
+        call(BODY, url=123)
+
+
+@pytest.mark.parametrize("href", ["http://[::1", "http://e.com:99999999/", "http://%zz", "javascript:x"])
+@pytest.mark.parametrize("call, item_class", CALLS, ids=lambda c: getattr(c, "__name__", ""))
+def test_bad_links_in_the_page_are_read_as_links(call, item_class, href):
+    page = (f'<head><base href="{href}"><link rel="canonical" href="{href}"></head>'
+            f'<body><nav><a href="{href}">one</a> <a href="/two">two</a></nav>{BODY}<img src="{href}"></body>')
+    assert isinstance(call(page, url="https://example.com/a"), item_class)
+
+
+@pytest.mark.parametrize("url", ["https://example.com:99999999/a", "not a url", "http://[::1]:80/x"])
+def test_odd_but_parseable_urls_are_kept(url):
+    assert extract_article(BODY, url=url).url == url

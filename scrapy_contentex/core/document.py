@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -21,7 +22,7 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
-from .errors import EmptyDocumentError, NotHtmlError
+from .errors import ContentexError, EmptyDocumentError, NotHtmlError
 
 _T = TypeVar("_T")
 
@@ -384,7 +385,7 @@ class Document:
     """One page: its text, URL and a lazily parsed tree shared by extractors."""
 
     def __init__(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> None:
-        self.url = url
+        self.url = checked_url(url)
         self.html, self._utf8 = _decoded(html, content_type)
 
     @cached_property
@@ -471,10 +472,24 @@ class Document:
         return parse_html(self.html)
 
 
+def checked_url(url: str | None) -> str | None:
+    """The page URL, checked once here so that the extractors, which split it
+    to read its host, never meet one ``urlsplit`` rejects ("http://[::1")."""
+    if url is None:
+        return None
+    if not isinstance(url, str):
+        raise TypeError(f"url must be str or None, not {type(url).__name__}")
+    try:
+        urlsplit(url)
+    except ValueError as exc:
+        raise ContentexError(f"unparseable url {url[:200]!r}: {exc}", reason="bad_url") from exc
+    return url
+
+
 def as_document(html: bytes | str | Document, url: str | None = None) -> Document:
     """Accept a Document, bytes or text, so every entry point takes all three."""
     if isinstance(html, Document):
         if url and not html.url:
-            html.url = url
+            html.url = checked_url(url)
         return html
     return Document(html, url=url)
