@@ -171,3 +171,10 @@ def test_bad_links_in_the_page_are_read_as_links(call, item_class, href):
 @pytest.mark.parametrize("url", ["https://example.com:99999999/a", "not a url", "http://[::1]:80/x"])
 def test_odd_but_parseable_urls_are_kept(url):
     assert extract_article(BODY, url=url).url == url
+
+
+def test_attributes_without_spaces_between_them_are_capped_too():
+    tag = "<div " + "".join(f'a{i}="1"' for i in range(2 * MAX_ATTRIBUTES)) + ">x</div>"
+    capped = _parser_input(tag + tag)
+    assert capped.count(b'="1"') == 2 * MAX_ATTRIBUTES
+    assert capped.count(b">x</div>") == 2
