@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Hashable
 from functools import cached_property
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -21,7 +22,7 @@ from w3lib.encoding import (
     resolve_encoding,
 )
 
-from .errors import EmptyDocumentError, NotHtmlError
+from .errors import ContentexError, EmptyDocumentError, NotHtmlError
 
 _T = TypeVar("_T")
 
@@ -131,6 +132,8 @@ def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, b
     """
     if isinstance(data, str):
         text, same = data, None
+    elif not isinstance(data, bytes | bytearray):
+        raise TypeError(f"the page must be bytes or str, not {type(data).__name__}")
     else:
         if not data or data.isspace():  # (strip() would copy the whole body to say so)
             raise EmptyDocumentError("empty body")
@@ -235,15 +238,43 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
+# A start tag this long may hold thousands of attributes; libxml2 checks each
+# new attribute name against all the earlier ones of its tag, so a tag with
+# 10^5 distinct names parses for minutes. Real tags this long carry one long
+# value (a data: URI, an SVG path), which the cap below leaves alone.
+_LONG_TAG_RE = re.compile(rb"<[a-zA-Z][^<>]{2000}")
+_ATTR_RE = re.compile(rb"""[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
+MAX_ATTRIBUTES = 500
+
+
+def _cap_attributes(data: bytes) -> bytes:
+    """``data`` with every start tag cut to its first ``MAX_ATTRIBUTES`` attributes."""
+    kept: list[bytes] = []
+    pos = 0
+    for match in _LONG_TAG_RE.finditer(data):
+        start = match.start() + 1
+        end = data.find(b">", start)
+        end = len(data) if end < 0 else end
+        words = _ATTR_RE.findall(data, start, end)  # the tag's name, then its attributes
+        if len(words) > MAX_ATTRIBUTES + 1:
+            kept += [data[pos:start], b" ".join(words[:MAX_ATTRIBUTES + 1])]
+            pos = end
+    if not kept:
+        return data
+    kept.append(data[pos:])
+    return b"".join(kept)
+
+
 def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?'),
+    and no tag with more than ``MAX_ATTRIBUTES`` attributes (see ``_LONG_TAG_RE``).
 
     ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
     """
     data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
-    return data
+    return _cap_attributes(data)
 
 
 def _parse(data: bytes) -> tuple[lxml_html.HtmlElement | None, bool]:
@@ -361,7 +392,7 @@ class Document:
     """One page: its text, URL and a lazily parsed tree shared by extractors."""
 
     def __init__(self, html: bytes | str, url: str | None = None, content_type: str | None = None) -> None:
-        self.url = url
+        self.url = checked_url(url)
         self.html, self._utf8 = _decoded(html, content_type)
 
     @cached_property
@@ -448,10 +479,24 @@ class Document:
         return parse_html(self.html)
 
 
+def checked_url(url: str | None) -> str | None:
+    """The page URL, checked once here so that the extractors, which split it
+    to read its host, never meet one ``urlsplit`` rejects ("http://[::1")."""
+    if url is None:
+        return None
+    if not isinstance(url, str):
+        raise TypeError(f"url must be str or None, not {type(url).__name__}")
+    try:
+        urlsplit(url)
+    except ValueError as exc:
+        raise ContentexError(f"unparseable url {url[:200]!r}: {exc}", reason="bad_url") from exc
+    return url
+
+
 def as_document(html: bytes | str | Document, url: str | None = None) -> Document:
     """Accept a Document, bytes or text, so every entry point takes all three."""
     if isinstance(html, Document):
         if url and not html.url:
-            html.url = url
+            html.url = checked_url(url)
         return html
     return Document(html, url=url)

@@ -1,0 +1,180 @@
+"""Hostile and broken input: the public calls return an item or raise a ContentexError.
+
+Each input kind here was fed to ``extract_article``, ``extract_product`` and
+``classify_page`` by a fuzz run (dataset pages truncated or with bytes
+flipped, plus the hand-made kinds below); these are small hand-written
+stand-ins for every kind, so a change that makes one of them crash, recurse
+or hang fails here.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from scrapy_contentex import classify_page, extract_article, extract_product
+from scrapy_contentex.core.document import MAX_ATTRIBUTES, _parser_input
+from scrapy_contentex.core.errors import ContentexError
+from scrapy_contentex.items import Article, PageType, Product
+
+CALLS = [(extract_article, Article), (extract_product, Product), (classify_page, PageType)]
+BODY = "<p>Hello world, this is a page with a sentence of plain words in it.</p>"
+
+
+def outcome(call, data):
+    """The call's item, or the ContentexError it raised (anything else propagates)."""
+    try:
+        return call(data)
+    except ContentexError as exc:
+        return exc
+
+
+def jsonld(payload: str) -> bytes:
+    return (f'<html><head><script type="application/ld+json">{payload}</script></head>'
+            f"<body>{BODY}</body></html>").encode()
+
+
+def many_attributes(count: int) -> str:
+    return "<div " + " ".join(f"a{i}=1" for i in range(count)) + ">hello world</div>"
+
+
+INPUTS = {
+    "empty bytes": b"",
+    "empty str": "",
+    "whitespace": b"  \n\t \r\n ",
+    "only a comment": b"<!-- nothing else -->",
+    "only a doctype": b"<!DOCTYPE html>",
+    "NUL bytes": b"\x00" * 100,
+    "control bytes": bytes(range(1, 32)) * 4,
+    "lone surrogate": "<p>\ud800 text</p>",
+    "NUL in str": "<p>a\x00b</p>",
+    "truncated tag": b"<html><body><p>Some words<a hre",
+    "nested 10^4 div": ("<html><body>" + "<div>" * 10_000 + "deep text" + "</div>" * 10_000).encode(),
+    "nested 10^5 unclosed span": "<body>" + "<span>" * 100_000 + "deep text",
+    "charset utf-16 declared, utf-8 sent": f'<meta charset="utf-16"><body>{BODY}</body>'.encode(),
+    "charset utf-32 declared, utf-8 sent": f'<meta charset="utf-32"><body>{BODY}</body>'.encode(),
+    "charset unknown name": f'<meta charset="x-no-such"><body>{BODY}</body>'.encode(),
+    "charset in http-equiv, codec not text": (
+        f'<meta http-equiv="Content-Type" content="text/html; charset=rot13"><body>{BODY}</body>').encode(),
+    "utf-16 with BOM": f'<meta charset="utf-16"><body>{BODY}</body>'.encode("utf-16"),
+    "xml declaration utf-16 on utf-8": f'<?xml version="1.0" encoding="utf-16"?><html><body>{BODY}</body></html>'.encode(),
+    "xml declaration bogus, str": f'<?xml version="1.0" encoding="bogus"?><html><body>{BODY}</body></html>',
+    "xml declaration only": b'<?xml version="1.0" encoding="utf-8"?>',
+    "json-ld invalid": jsonld('{"@type": "Product", '),
+    "json-ld list of strings": jsonld('["a", "b", "c"]'),
+    "json-ld nested 10^4": jsonld("[" * 10_000 + "]" * 10_000),
+    "json-ld objects nested 10^4": jsonld('{"a":' * 10_000 + "1" + "}" * 10_000),
+    "json-ld price 1e308": jsonld('{"@type":"Product","name":"x","offers":{"price":"1e308"}}'),
+    "json-ld price overflows a float": jsonld('{"@type":"Product","name":"x","offers":{"price":1e309}}'),
+    "json-ld price NaN": jsonld('{"@type":"Product","name":"x","offers":{"price":NaN}}'),
+    "json-ld price 5000 digits": jsonld('{"@type":"Product","offers":{"price":' + "9" * 5000 + "}}"),
+    "json-ld odd types": jsonld('{"@type":["Product",1,null],"name":["a",{"b":1}],"offers":["x",1,null]}'),
+    "json-ld date 9999-99-99": jsonld('{"@type":"NewsArticle","headline":"h","datePublished":"9999-99-99"}'),
+    "meta date 9999-99-99": b'<meta property="article:published_time" content="9999-99-99"><h1>H</h1><p>text</p>',
+    "text date 0000-00-00": b"<h1>H</h1><p>Posted 0000-00-00 99:99, 31/02/2020</p>",
+    "text price 1e308": b"<h1>Lamp</h1><div class='price'>$1e308</div><button>Add to cart</button>",
+    "microdata offers nested 5000": (
+        b'<div itemscope itemtype="http://schema.org/Product">'
+        + b'<div itemscope itemprop="offers">' * 5000 + b'<span itemprop="price">1</span>'),
+    "one tag, 10^5 attributes": many_attributes(100_000),
+}
+
+
+@pytest.mark.parametrize("call, item_class", CALLS, ids=lambda c: getattr(c, "__name__", ""))
+@pytest.mark.parametrize("data", list(INPUTS.values()), ids=list(INPUTS))
+def test_bad_input_gives_an_item_or_a_contentex_error(call, item_class, data):
+    result = outcome(call, data)
+    assert isinstance(result, item_class | ContentexError)
+
+
+@pytest.mark.parametrize("data", [b"", "", b"   \n", b"<!-- c -->", b"\x00" * 100])
+def test_nothing_to_extract_is_a_contentex_error(data):
+    with pytest.raises(ContentexError):
+        extract_article(data)
+    with pytest.raises(ContentexError):
+        extract_product(data)
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+@pytest.mark.parametrize("data", [None, 42, ["<p>x</p>"]])
+def test_wrong_argument_type_is_a_type_error(call, data):
+    with pytest.raises(TypeError):
+        call(data)
+
+
+def test_text_below_deep_nesting_is_kept():
+    assert "deep text" in extract_article(INPUTS["nested 10^4 div"]).articleBody
+    assert "deep text" in extract_article(INPUTS["nested 10^5 unclosed span"]).articleBody
+
+
+def test_wrong_declared_charset_still_reads_the_text():
+    for name in ("charset utf-16 declared, utf-8 sent", "charset unknown name",
+                 "xml declaration utf-16 on utf-8", "xml declaration bogus, str"):
+        assert "Hello world" in extract_article(INPUTS[name]).articleBody, name
+
+
+def test_one_huge_paragraph():
+    page = b"<html><body><p>" + b"word " * 1_000_000 + b"</p></body></html>"  # 5 MB
+    assert len(extract_article(page).articleBody) == len("word " * 1_000_000) - 1
+
+
+def test_unusable_price_is_no_price():
+    for name in ("json-ld price overflows a float", "json-ld price NaN"):
+        product = extract_product(INPUTS[name])
+        assert product.name == "x" and product.price is None, name
+
+
+def test_attributes_over_the_cap_are_dropped_before_parsing():
+    """libxml2 compares each attribute name with all earlier ones of its tag:
+    10^5 distinct names in one tag (under 1 MB) took minutes before the cap."""
+    capped = _parser_input(many_attributes(100_000))
+    assert capped.count(b"=1") == MAX_ATTRIBUTES
+    assert capped.endswith(b">hello world</div>")
+    start = time.process_time()
+    for call, _ in CALLS:
+        call(INPUTS["one tag, 10^5 attributes"])
+    assert time.process_time() - start < 10  # about 0.4 s capped; several minutes uncapped
+    assert extract_article(INPUTS["one tag, 10^5 attributes"]).articleBody == "hello world"
+
+
+def test_long_tags_with_few_attributes_are_left_alone():
+    """A long tag is usually one long value (a data: URI, an SVG path): untouched."""
+    page = '<img src="data:image/png;base64,' + "A" * 50_000 + '" alt="x"><p>after</p>'
+    assert _parser_input(page) == page.encode()
+    tag = many_attributes(MAX_ATTRIBUTES)
+    assert _parser_input(tag) == tag.encode()
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+def test_unparseable_url_is_a_contentex_error(call):
+    """``urlsplit`` rejects it; the product call used to raise its ValueError."""
+    with pytest.raises(ContentexError) as caught:
+        call(BODY, url="http://[::1")
+    assert caught.value.reason == "bad_url"
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+def test_url_of_a_wrong_type_is_a_type_error(call):
+    with pytest.raises(TypeError):
+        call(BODY, url=123)
+
+
+@pytest.mark.parametrize("href", ["http://[::1", "http://e.com:99999999/", "http://%zz", "javascript:x"])
+@pytest.mark.parametrize("call, item_class", CALLS, ids=lambda c: getattr(c, "__name__", ""))
+def test_bad_links_in_the_page_are_read_as_links(call, item_class, href):
+    page = (f'<head><base href="{href}"><link rel="canonical" href="{href}"></head>'
+            f'<body><nav><a href="{href}">one</a> <a href="/two">two</a></nav>{BODY}<img src="{href}"></body>')
+    assert isinstance(call(page, url="https://example.com/a"), item_class)
+
+
+@pytest.mark.parametrize("url", ["https://example.com:99999999/a", "not a url", "http://[::1]:80/x"])
+def test_odd_but_parseable_urls_are_kept(url):
+    assert extract_article(BODY, url=url).url == url
+
+
+def test_attributes_without_spaces_between_them_are_capped_too():
+    tag = "<div " + "".join(f'a{i}="1"' for i in range(2 * MAX_ATTRIBUTES)) + ">x</div>"
+    capped = _parser_input(tag + tag)
+    assert capped.count(b'="1"') == 2 * MAX_ATTRIBUTES
+    assert capped.count(b">x</div>") == 2
