@@ -9,12 +9,9 @@ or hang fails here.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from scrapy_contentex import classify_page, extract_article, extract_product
-from scrapy_contentex.core.document import MAX_ATTRIBUTES, _parser_input
 from scrapy_contentex.core.errors import ContentexError
 from scrapy_contentex.items import Article, PageType, Product
 
@@ -33,10 +30,6 @@ def outcome(call, data):
 def jsonld(payload: str) -> bytes:
     return (f'<html><head><script type="application/ld+json">{payload}</script></head>'
             f"<body>{BODY}</body></html>").encode()
-
-
-def many_attributes(count: int) -> str:
-    return "<div " + " ".join(f"a{i}=1" for i in range(count)) + ">hello world</div>"
 
 
 INPUTS = {
@@ -77,7 +70,6 @@ INPUTS = {
     "microdata offers nested 5000": (
         b'<div itemscope itemtype="http://schema.org/Product">'
         + b'<div itemscope itemprop="offers">' * 5000 + b'<span itemprop="price">1</span>'),
-    "one tag, 10^5 attributes": many_attributes(100_000),
 }
 
 
@@ -125,27 +117,6 @@ def test_unusable_price_is_no_price():
         assert product.name == "x" and product.price is None, name
 
 
-def test_attributes_over_the_cap_are_dropped_before_parsing():
-    """libxml2 compares each attribute name with all earlier ones of its tag:
-    10^5 distinct names in one tag (under 1 MB) took minutes before the cap."""
-    capped = _parser_input(many_attributes(100_000))
-    assert capped.count(b"=1") == MAX_ATTRIBUTES
-    assert capped.endswith(b">hello world</div>")
-    start = time.process_time()
-    for call, _ in CALLS:
-        call(INPUTS["one tag, 10^5 attributes"])
-    assert time.process_time() - start < 10  # about 0.4 s capped; several minutes uncapped
-    assert extract_article(INPUTS["one tag, 10^5 attributes"]).articleBody == "hello world"
-
-
-def test_long_tags_with_few_attributes_are_left_alone():
-    """A long tag is usually one long value (a data: URI, an SVG path): untouched."""
-    page = '<img src="data:image/png;base64,' + "A" * 50_000 + '" alt="x"><p>after</p>'
-    assert _parser_input(page) == page.encode()
-    tag = many_attributes(MAX_ATTRIBUTES)
-    assert _parser_input(tag) == tag.encode()
-
-
 @pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
 def test_unparseable_url_is_a_contentex_error(call):
     """``urlsplit`` rejects it; the product call used to raise its ValueError."""
@@ -171,10 +142,3 @@ def test_bad_links_in_the_page_are_read_as_links(call, item_class, href):
 @pytest.mark.parametrize("url", ["https://example.com:99999999/a", "not a url", "http://[::1]:80/x"])
 def test_odd_but_parseable_urls_are_kept(url):
     assert extract_article(BODY, url=url).url == url
-
-
-def test_attributes_without_spaces_between_them_are_capped_too():
-    tag = "<div " + "".join(f'a{i}="1"' for i in range(2 * MAX_ATTRIBUTES)) + ">x</div>"
-    capped = _parser_input(tag + tag)
-    assert capped.count(b'="1"') == 2 * MAX_ATTRIBUTES
-    assert capped.count(b">x</div>") == 2

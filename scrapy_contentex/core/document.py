@@ -238,43 +238,15 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
-# A start tag this long may hold thousands of attributes; libxml2 checks each
-# new attribute name against all the earlier ones of its tag, so a tag with
-# 10^5 distinct names parses for minutes. Real tags this long carry one long
-# value (a data: URI, an SVG path), which the cap below leaves alone.
-_LONG_TAG_RE = re.compile(rb"<[a-zA-Z][^<>]{2000}")
-_ATTR_RE = re.compile(rb"""[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
-MAX_ATTRIBUTES = 500
-
-
-def _cap_attributes(data: bytes) -> bytes:
-    """``data`` with every start tag cut to its first ``MAX_ATTRIBUTES`` attributes."""
-    kept: list[bytes] = []
-    pos = 0
-    for match in _LONG_TAG_RE.finditer(data):
-        start = match.start() + 1
-        end = data.find(b">", start)
-        end = len(data) if end < 0 else end
-        words = _ATTR_RE.findall(data, start, end)  # the tag's name, then its attributes
-        if len(words) > MAX_ATTRIBUTES + 1:
-            kept += [data[pos:start], b" ".join(words[:MAX_ATTRIBUTES + 1])]
-            pos = end
-    if not kept:
-        return data
-    kept.append(data[pos:])
-    return b"".join(kept)
-
-
 def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?'),
-    and no tag with more than ``MAX_ATTRIBUTES`` attributes (see ``_LONG_TAG_RE``).
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
 
     ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
     """
     data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
-    return _cap_attributes(data)
+    return data
 
 
 def _parse(data: bytes) -> tuple[lxml_html.HtmlElement | None, bool]:
