@@ -212,5 +212,6 @@ def main(argv: list[str] | None = None) -> int:
         misses=lambda: print_misses(records, pages, names),
         fit=lambda: train(pages, names), path=MODEL_PATH)
 
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -417,10 +417,8 @@ def _pattern_filter(lines: list[str], prm: Params, known: dict[str, int] | None 
     """
     counts: dict[str, int] = {}
     cap = max(prm.statement_max_tokens, prm.meta_line_tokens, 3 * prm.short_line_tokens) + 1
-    if known:
-        ntok = [n if (n := known.get(line)) is not None else _capped_tokens(line, cap) for line in lines]
-    else:
-        ntok = [_capped_tokens(line, cap) for line in lines]
+    counted = (known or {}).get
+    ntok = [n if (n := counted(line)) is not None else _capped_tokens(line, cap) for line in lines]
     long_from = cap - 1  # lines longer than this are never pattern-tested
     for line, n in zip(lines, ntok, strict=True):
         if n <= prm.short_line_tokens:
