@@ -1,0 +1,383 @@
+"""How much would a right keep/drop of a page's largest grid gain? A ceiling study (issue 11).
+
+    python -m training.grid_ceiling [--folds 5] [--fold-seed S] [--cache DIR] [--limit N]
+
+On card grids the gold's convention changes from site to site (some keep
+every card, some none), so the line model hesitates between the two.  This
+script measures, with the line model's out-of-fold decisions
+(:func:`training.train_blocks.oof_probabilities`, grouped by domain):
+
+1. the *ceiling*: the F1 of the kept lines when the largest grid of each
+   page (:func:`largest_grid`) is kept or dropped whole as the gold's
+   majority says (an oracle), everything else as the model decides; and the
+   "drop only" oracle (the grid is dropped when the gold drops most of it,
+   else left to the model);
+2. whether a grid-level learner predicts that majority out of fold: grid
+   features (:func:`grid_features`: the items' length, the grid's share of
+   the page, prices, images, dates, teaser sentences, link share,
+   position, the page's other prose, markup around the grid, and the line
+   model's own out-of-fold view of the grid) and LightGBM, folds grouped
+   by domain; its accuracy against the majority class and against the line
+   model's own majority, and the F1 its decision gives.
+
+A grid is a group of at least :data:`MIN_ITEMS` sibling elements of one
+signature (tag and class, digits dropped) that are not prose blocks
+(paragraphs, headings, quotes) and that hold cards (two lines or more per
+item) or link lists; the largest holds the most tokens.  Only pages whose
+largest grid holds at least :data:`MIN_SHARE` of the page's line tokens
+take part.
+
+Caveat: the grid learner's training pages carry out-of-fold line
+probabilities from line models that may have seen the test fold's domains
+(second-order leakage of stacking without nesting); the line model itself
+never saw a scored page's domain.
+
+Not a benchmark and nothing here ships.  Needs the ``train`` extra
+(LightGBM); the datasets; a few minutes per fold draw (``--cache`` keeps the
+rows and the probabilities between runs).  docs/text.md has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.common import group_folds, print_table, require_datasets
+from scrapy_contentex.core.text.block_features import FEATURE_NAMES, PageLines
+from scrapy_contentex.core.text.region import PageBlocks
+
+from .corpus import TRAIN_SETS
+from .train_blocks import THRESHOLD, build, oof_probabilities, score_kept, score_rows
+
+#: A grid has at least this many items.
+MIN_ITEMS = 3
+#: Pages whose largest grid holds at least this share of the line tokens.
+MIN_SHARE = 0.15
+#: A grid the gold keeps less than this share of is dropped; more than 1 minus it, kept whole.
+CLEAR = 0.1
+#: Ancestor levels climbed from a line's owner to find the items holding it.
+LEVELS = 8
+#: Items of these tags are prose, not cards (the paragraphs of an article).
+PROSE_TAGS = frozenset(("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "br", "span",
+                        "a", "b", "strong", "em", "i", "font"))
+_PRICE_RE = re.compile(r"[$€£¥￥₹₩₽]\s?\d|\d[\d.,]*\s?(?:€|元|円|kr|zł|USD|EUR|GBP|CHF)\b")
+_DATE_RE = re.compile(
+    r"\b(?:19|20)\d\d[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)?\d\d\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|"
+    r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\d{4}年|\d{1,2}月\d{1,2}日|"
+    r"\b\d+ (?:minutes?|hours?|days?|weeks?) ago\b", re.I)
+_COL = {name: k for k, name in enumerate(FEATURE_NAMES)}
+#: Line features averaged over the grid's lines (token-weighted): where it sits and how it is named.
+MARKUP = ("in_nav", "in_header", "in_footer", "in_aside", "in_form", "in_list", "in_table", "in_heading",
+          "in_article", "name_content", "name_article", "name_post", "name_comment", "name_related",
+          "name_product", "name_summary", "name_card", "name_list", "name_sidebar", "name_tag",
+          "rule_kept", "rule_region", "up1_score", "up2_score", "page_thread")
+GRID_NAMES: tuple[str, ...] = (
+    "share", "log_items", "log_item_tokens", "lines_per_item", "link_share", "price_items",
+    "date_items", "image_items", "teaser_items", "long_line_share", "first_pos", "last_pos",
+    "prose_outside", "log_page_tokens", "heading_items", *(f"m_{name}" for name in MARKUP),
+    "p_mean", "p_kept", "p_outside", "p_kept_outside",
+)
+
+
+@dataclass
+class Grid:
+    """The largest grid of a page: which lines it holds and from which item."""
+
+    lines: np.ndarray  # bool per line
+    item: np.ndarray  # item number per line (-1 outside the grid)
+    items: int
+    images: int  # <img> elements inside the items
+    tag: str
+
+
+def largest_grid(pb: PageBlocks, lines: PageLines) -> Grid | None:
+    """The group of repeated sibling items holding the most line tokens, or None.
+
+    Climbs from every line's owner up to :data:`LEVELS` ancestors; each
+    element met is an item candidate of the group (its parent, its
+    signature).  Iterative; cost grows with lines times levels.
+    """
+    tok = lines.features[:, _COL["line_tokens"]]
+    owners = np.asarray(lines.owners, np.int64)
+    owner_tok: dict[int, float] = {}
+    owner_lines: dict[int, int] = {}
+    for o, t in zip(owners.tolist(), tok.tolist(), strict=True):
+        owner_tok[o] = owner_tok.get(o, 0.0) + t
+        owner_lines[o] = owner_lines.get(o, 0) + 1
+    groups: dict[tuple, dict[int, list[float]]] = {}
+    parent = pb.parent
+    for o in owner_tok:
+        a = o
+        for _ in range(LEVELS):
+            p = parent[a]
+            if p < 0:
+                break
+            item = groups.setdefault((p, pb.signature(a)), {}).setdefault(a, [0.0, 0])
+            item[0] += owner_tok[o]
+            item[1] += owner_lines[o]
+            a = p
+    link = lines.features[:, _COL["block_link_share"]]
+    best, best_tokens = None, 0.0
+    for (_, (tag, _)), members in groups.items():
+        if len(members) < MIN_ITEMS or tag in PROSE_TAGS:
+            continue
+        mass = sum(m[0] for m in members.values())
+        if mass <= best_tokens:
+            continue
+        if sum(m[1] for m in members.values()) < 2 * len(members):  # one line per item: a link list?
+            inside = _item_of(pb, owners, sorted(members)) >= 0
+            if float((link[inside] > 0.5) @ tok[inside]) < 0.5 * max(1.0, float(tok[inside].sum())):
+                continue
+        best, best_tokens = (tag, sorted(members)), mass
+    if best is None:
+        return None
+    tag, items = best
+    item = _item_of(pb, owners, items)
+    images = sum(pb.tags[i] == "img" for a in items for i in range(a, pb.end[a]))
+    return Grid(item >= 0, item, len(items), images, tag)
+
+
+def _item_of(pb: PageBlocks, owners: np.ndarray, items: list[int]) -> np.ndarray:
+    """Number of the item (in ``items``, sorted, disjoint subtrees) whose subtree holds each owner; -1 if none."""
+    starts = np.asarray(items, np.int64)
+    ends = np.asarray([pb.end[a] for a in items], np.int64)
+    k = np.searchsorted(starts, owners, "right") - 1
+    ok = (k >= 0) & (owners < ends[np.maximum(k, 0)])
+    return np.where(ok, k, -1)
+
+
+def grid_features(grid: Grid, lines: PageLines, p: np.ndarray) -> np.ndarray:
+    """The grid's row (:data:`GRID_NAMES`); ``p``: the line model's probabilities of the page's lines."""
+    f = lines.features
+    tok = f[:, _COL["line_tokens"]].astype(np.float64)
+    inside = grid.lines
+    t_in = tok[inside]
+    mass = max(1.0, float(t_in.sum()))
+    page_tok = max(1.0, float(tok.sum()))
+    texts = [t for t, on in zip(lines.texts, inside, strict=True) if on]
+    item = grid.item[inside]
+    n = grid.items
+
+    def items_with(flags) -> float:
+        return len({i for i, on in zip(item.tolist(), flags, strict=True) if on}) / n
+
+    link = f[inside, _COL["block_link_share"]]
+    punct = f[inside, _COL["line_punct"]]
+    teaser = (t_in >= 12) & (link < 0.5) & (punct > 0.05)
+    pos = f[inside, _COL["line_pos_tokens"]]
+    out = f[~inside]
+    prose = float(out[:, _COL["line_tokens"]][(out[:, _COL["line_tokens"]] >= 15)
+                                              & (out[:, _COL["block_link_share"]] < 0.3)].sum())
+    row = [
+        mass / page_tok, np.log(n), np.log1p(mass / n), len(texts) / n,
+        float((link > 0.5) @ t_in) / mass,
+        items_with(bool(_PRICE_RE.search(t)) for t in texts),
+        items_with(bool(_DATE_RE.search(t)) for t in texts),
+        min(grid.images / n, 3.0),
+        items_with(teaser.tolist()),
+        float(t_in[t_in >= 20].sum()) / mass,
+        float(pos.min()), float(pos.max()),
+        prose / page_tok, np.log1p(page_tok),
+        items_with((f[inside, _COL["in_heading"]] > 0).tolist()),
+        *(float(f[inside, _COL[name]] @ t_in) / mass for name in MARKUP),
+        float(p[inside] @ t_in) / mass,
+        float((p[inside] >= THRESHOLD) @ t_in) / mass,
+        float(p[~inside] @ tok[~inside]) / max(1.0, float(tok[~inside].sum())),
+        float((p[~inside] >= THRESHOLD) @ tok[~inside]) / max(1.0, float(tok[~inside].sum())),
+    ]
+    return np.asarray(row, np.float64)
+
+
+def _grid_of(pb: PageBlocks, lines: PageLines) -> Grid | None:
+    grid = largest_grid(pb, lines)
+    if grid is None:
+        return None
+    tok = lines.features[:, _COL["line_tokens"]]
+    return grid if tok[grid.lines].sum() >= MIN_SHARE * max(1.0, tok.sum()) else None
+
+
+def gold_share(grid: Grid, y: np.ndarray, tok: np.ndarray) -> float:
+    """Token share of the grid's lines the gold keeps."""
+    t = tok[grid.lines]
+    return float(y[grid.lines] @ t) / max(1.0, float(t.sum()))
+
+
+def apply(keep: np.ndarray, data: dict, decisions: dict[int, bool], drop_only: bool = False) -> np.ndarray:
+    """The kept lines with each decided page's grid kept or dropped whole.
+
+    ``decisions``: page -> keep the grid.  ``drop_only``: a kept grid is
+    left to the line model (only drops override it).
+    """
+    out = keep.copy()
+    slices = _slices(data["page"])
+    for k, keep_grid in decisions.items():
+        if drop_only and keep_grid:
+            continue
+        sl = slices[k]
+        block = out[sl]
+        block[data["extra"][k].lines] = keep_grid
+        out[sl] = block
+    return out
+
+
+def best_decisions(data: dict, keep: np.ndarray, pages: list[int]) -> dict[int, bool]:
+    """Per page, the whole-grid decision (kept, dropped) that beats the line model's lines, if one does.
+
+    The ceiling of any stage that keeps or drops the largest grid whole: the
+    page's own metric of the three outcomes, the best one taken.
+    """
+    slices = _slices(data["page"])
+    out = {}
+    for k in pages:
+        base = keep[slices[k]]
+        grid = data["extra"][k].lines
+        scores = [(page_f1(data, k, base | grid), True), (page_f1(data, k, base & ~grid), False)]
+        best, decision = max(scores)
+        if best > page_f1(data, k, base) + 1e-9:
+            out[k] = decision
+    return out
+
+
+def page_f1(data: dict, k: int, kept: np.ndarray) -> float:
+    """The page's own metric (its set's) of the kept lines of page ``k``."""
+    from benchmarks.common import page_scores, word_f1
+
+    from .corpus import SHINGLE_SETS
+
+    texts, gold, _ = data["texts"][k]
+    text = "\n".join(t for t, on in zip(texts, kept, strict=True) if on)
+    if data["names"][k].split("/")[0] not in SHINGLE_SETS:
+        return word_f1(text, gold)
+    precision, recall = page_scores(text, gold)
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+def _slices(page: np.ndarray) -> list[slice]:
+    starts = np.flatnonzero(np.r_[True, page[1:] != page[:-1]])
+    ends = np.r_[starts[1:], len(page)]
+    return [slice(a, b) for a, b in zip(starts, ends, strict=True)]
+
+
+def learn(X: np.ndarray, y: np.ndarray, groups: list[str], folds: int, seed: int | None) -> np.ndarray:
+    """Out-of-fold probability that the gold keeps the grid, LightGBM, folds grouped by domain."""
+    import lightgbm as lgb
+
+    params = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 4, "min_child_samples": 10,
+              "feature_fraction": 0.7, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
+              "seed": 7, "deterministic": True, "num_threads": 1, "verbose": -1}
+    fold = np.asarray(group_folds(groups, folds, seed))
+    out = np.zeros(len(y))
+    for f in range(folds):
+        train, test = fold != f, fold == f
+        model = lgb.train(params, lgb.Dataset(X[train], y[train]), num_boost_round=200)
+        out[test] = model.predict(X[test])
+    return out
+
+
+def _load(cache: Path | None, folds: int, seed: int | None, limit: int | None) -> tuple[dict, np.ndarray]:
+    rows = cache / f"rows{limit or ''}.pkl" if cache else None
+    if rows and rows.exists():
+        data = pickle.loads(rows.read_bytes())
+    else:
+        data = build(TRAIN_SETS, limit, keep_texts=True, extra=_grid_of)
+        if rows:
+            rows.parent.mkdir(parents=True, exist_ok=True)
+            rows.write_bytes(pickle.dumps(data))
+    probs = cache / f"oof{limit or ''}_{folds}_{seed}.npy" if cache else None
+    if probs and probs.exists():
+        return data, np.load(probs)
+    p = oof_probabilities(data, folds, seed)
+    if probs:
+        np.save(probs, p)
+    return data, p
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--fold-seed", type=int, default=None)
+    ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--limit", type=int, default=None, help="pages per set (quick runs)")
+    args = ap.parse_args(argv)
+    if not require_datasets():
+        return 0
+    data, p = _load(args.cache, args.folds, args.fold_seed, args.limit)
+    keep = p >= THRESHOLD
+    slices = _slices(data["page"])
+    tok_all = data["X"][:, _COL["line_tokens"]]
+    pages = [k for k, g in enumerate(data["extra"]) if g is not None]
+    types = [data["texts"][k][2] or data["names"][k].split("/")[0] for k in pages]
+    share = np.asarray([gold_share(data["extra"][k], data["y"][slices[k]], tok_all[slices[k]]) for k in pages])
+    X = np.stack([grid_features(data["extra"][k], _lines_view(data, k, slices[k]), p[slices[k]]) for k in pages])
+    groups = [data["groups"][k] for k in pages]
+    model_share = X[:, GRID_NAMES.index("p_kept")]
+    gold = share >= 0.5
+    prob = learn(X, gold.astype(float), groups, args.folds, args.fold_seed)
+    p_drop = learn(X, (share < CLEAR).astype(float), groups, args.folds, args.fold_seed)
+    p_whole = learn(X, (share > 1 - CLEAR).astype(float), groups, args.folds, args.fold_seed)
+    _print_accuracy(types, [
+        ("majority (gold keeps >= 50%)", gold, model_share >= 0.5, prob >= 0.5),
+        (f"gold drops (keeps < {CLEAR:.0%})", share < CLEAR, model_share < CLEAR, p_drop >= 0.5),
+        (f"gold keeps whole (> {1 - CLEAR:.0%})", share > 1 - CLEAR, model_share > 1 - CLEAR, p_whole >= 0.5),
+    ])
+
+    def clear(drop: np.ndarray, whole: np.ndarray) -> dict[int, bool]:
+        return {k: bool(w) for k, d, w in zip(pages, drop, whole, strict=True) if d != w}
+
+    columns = {
+        "model": keep,
+        "oracle best": apply(keep, data, best_decisions(data, keep, pages)),
+        "oracle": apply(keep, data, dict(zip(pages, gold.tolist(), strict=True))),
+        "oracle clear": apply(keep, data, clear(share < CLEAR, share > 1 - CLEAR)),
+        "oracle drops": apply(keep, data, clear(share < CLEAR, np.zeros(len(pages), bool))),
+        "learned": apply(keep, data, dict(zip(pages, (prob >= 0.5).tolist(), strict=True))),
+        "learned clear": apply(keep, data, clear(p_drop >= 0.5, p_whole >= 0.5)),
+        "learned drops": apply(keep, data, clear(p_drop >= 0.5, np.zeros(len(pages), bool))),
+        "learned drops p>=.7": apply(keep, data, clear(p_drop >= 0.7, np.zeros(len(pages), bool))),
+    }
+    scored = {name: score_kept(data, kept)[0] for name, kept in columns.items()}
+    counts: dict[str, int] = {}
+    for k, t in zip(pages, types, strict=True):
+        set_name = data["names"][k].split("/")[0]
+        for row in {set_name, f"{set_name}:{t}"}:
+            counts[row] = counts.get(row, 0) + 1
+    split = "" if args.fold_seed is None else f", fold seed {args.fold_seed}"
+    print_table(["set", "grid pages", *columns],
+                [[r, counts.get(r, 0), *(s.figure(r) for s in scored.values())]
+                 for r in score_rows(scored["model"])],
+                title=f"Kept lines F1 (before post-processing), largest grid decided whole, "
+                      f"{args.folds}-fold CV by domain{split}")
+    return 0
+
+
+def _lines_view(data: dict, k: int, sl: slice) -> PageLines:
+    """The stored rows of page ``k`` as the :class:`PageLines` :func:`grid_features` reads."""
+    texts = data["texts"][k][0]
+    return PageLines(texts, [], data["X"][sl], False)
+
+
+def _print_accuracy(types: list[str], targets: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]) -> None:
+    """Accuracy per target (gold, the line model's own kept share read the same way, the learner)."""
+    rows = []
+    for target, gold, model, learned in targets:
+        for name in ("collection", "listing", "*"):
+            sel = np.asarray([name == "*" or t == name for t in types])
+            if not sel.any():
+                continue
+            g = gold[sel]
+            rows.append([target, name if name != "*" else "all grid pages", int(sel.sum()),
+                         round(float(g.mean()), 3), round(float(max(g.mean(), 1 - g.mean())), 3),
+                         round(float((model[sel] == g).mean()), 3), round(float((learned[sel] == g).mean()), 3)])
+    print_table(["target", "pages", "n", "gold rate", "majority class", "line model", "learner"], rows,
+                title="Accuracy on the gold's decision of the largest grid (out of fold)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
