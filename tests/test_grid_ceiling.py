@@ -5,8 +5,9 @@ import numpy as np
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text.block_features import page_lines
 from scrapy_contentex.core.text.combined import Params
+from scrapy_contentex.core.text.grids import largest_grid
 from scrapy_contentex.core.text.region import page_blocks
-from training.grid_ceiling import GRID_NAMES, _slices, apply, gold_share, grid_features, largest_grid
+from training.grid_ceiling import GRID_NAMES, _grid_of, _slices, apply, gold_share, grid_features
 
 CARD = ('<div class="card card-{k}"><img src="p{k}.jpg"><h3><a href="/p/{k}">Garden chair model {k}</a></h3>'
         '<p>A folding chair of oiled teak for two seasons outdoors, number {k}.</p>'
@@ -29,7 +30,7 @@ def _lines(html: str):
 
 def test_largest_grid_finds_the_cards_not_the_menu_or_the_intro():
     pb, lines = _lines(PAGE)
-    grid = largest_grid(pb, lines)
+    grid = _grid_of(pb, lines)
     assert grid is not None and grid.items == 5 and grid.tag == "div" and grid.images == 5
     inside = [t for t, on in zip(lines.texts, grid.lines, strict=True) if on]
     assert len(inside) == 15 and all("chair" in t.lower() or "$" in t for t in inside)
@@ -40,12 +41,14 @@ def test_largest_grid_finds_the_cards_not_the_menu_or_the_intro():
 
 def test_paragraphs_of_an_article_are_no_grid():
     pb, lines = _lines(ARTICLE)
-    assert largest_grid(pb, lines) is None
+    tok = lines.features[:, 0]
+    assert largest_grid(pb, lines.owners, tok, np.zeros(len(tok), bool)) is None
+    assert largest_grid(pb, [], tok[:0], tok[:0] > 0) is None
 
 
 def test_grid_row_reads_prices_images_teasers_and_the_model_view():
     pb, lines = _lines(PAGE)
-    grid = largest_grid(pb, lines)
+    grid = _grid_of(pb, lines)
     p = np.where(grid.lines, 0.9, 0.1)
     row = dict(zip(GRID_NAMES, grid_features(grid, lines, p), strict=True))
     assert row["price_items"] == 1.0 and row["image_items"] == 1.0 and row["teaser_items"] == 1.0
@@ -56,7 +59,7 @@ def test_grid_row_reads_prices_images_teasers_and_the_model_view():
 
 def test_apply_keeps_or_drops_a_page_grid_whole_and_gold_share():
     pb, lines = _lines(PAGE)
-    grid = largest_grid(pb, lines)
+    grid = _grid_of(pb, lines)
     m = len(lines.texts)
     data = {"page": np.repeat([0, 1], m), "extra": [grid, grid]}
     keep = np.zeros(2 * m, bool)

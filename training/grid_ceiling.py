@@ -20,10 +20,9 @@ script measures, with the line model's out-of-fold decisions
    by domain; its accuracy against the majority class and against the line
    model's own majority, and the F1 its decision gives.
 
-A grid is a group of at least :data:`MIN_ITEMS` sibling elements of one
-signature (tag and class, digits dropped) that are not prose blocks
-(paragraphs, headings, quotes) and that hold cards (two lines or more per
-item) or link lists; the largest holds the most tokens.  Only pages whose
+The grid is :func:`scrapy_contentex.core.text.grids.largest_grid`: repeated
+sibling items of one signature holding cards or link lists, the one with
+the most tokens.  Only pages whose
 largest grid holds at least :data:`MIN_SHARE` of the page's line tokens
 take part.
 
@@ -43,29 +42,22 @@ import argparse
 import pickle
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.common import group_folds, print_table, require_datasets
 from scrapy_contentex.core.text.block_features import FEATURE_NAMES, PageLines
+from scrapy_contentex.core.text.grids import Grid, largest_grid
 from scrapy_contentex.core.text.region import PageBlocks
 
 from .corpus import TRAIN_SETS
 from .train_blocks import THRESHOLD, build, oof_probabilities, score_kept, score_rows
 
-#: A grid has at least this many items.
-MIN_ITEMS = 3
 #: Pages whose largest grid holds at least this share of the line tokens.
 MIN_SHARE = 0.15
 #: A grid the gold keeps less than this share of is dropped; more than 1 minus it, kept whole.
 CLEAR = 0.1
-#: Ancestor levels climbed from a line's owner to find the items holding it.
-LEVELS = 8
-#: Items of these tags are prose, not cards (the paragraphs of an article).
-PROSE_TAGS = frozenset(("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "br", "span",
-                        "a", "b", "strong", "em", "i", "font"))
 _PRICE_RE = re.compile(r"[$€£¥￥₹₩₽]\s?\d|\d[\d.,]*\s?(?:€|元|円|kr|zł|USD|EUR|GBP|CHF)\b")
 _DATE_RE = re.compile(
     r"\b(?:19|20)\d\d[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.](?:19|20)?\d\d\b|"
@@ -84,73 +76,6 @@ GRID_NAMES: tuple[str, ...] = (
     "prose_outside", "log_page_tokens", "heading_items", *(f"m_{name}" for name in MARKUP),
     "p_mean", "p_kept", "p_outside", "p_kept_outside",
 )
-
-
-@dataclass
-class Grid:
-    """The largest grid of a page: which lines it holds and from which item."""
-
-    lines: np.ndarray  # bool per line
-    item: np.ndarray  # item number per line (-1 outside the grid)
-    items: int
-    images: int  # <img> elements inside the items
-    tag: str
-
-
-def largest_grid(pb: PageBlocks, lines: PageLines) -> Grid | None:
-    """The group of repeated sibling items holding the most line tokens, or None.
-
-    Climbs from every line's owner up to :data:`LEVELS` ancestors; each
-    element met is an item candidate of the group (its parent, its
-    signature).  Iterative; cost grows with lines times levels.
-    """
-    tok = lines.features[:, _COL["line_tokens"]]
-    owners = np.asarray(lines.owners, np.int64)
-    owner_tok: dict[int, float] = {}
-    owner_lines: dict[int, int] = {}
-    for o, t in zip(owners.tolist(), tok.tolist(), strict=True):
-        owner_tok[o] = owner_tok.get(o, 0.0) + t
-        owner_lines[o] = owner_lines.get(o, 0) + 1
-    groups: dict[tuple, dict[int, list[float]]] = {}
-    parent = pb.parent
-    for o in owner_tok:
-        a = o
-        for _ in range(LEVELS):
-            p = parent[a]
-            if p < 0:
-                break
-            item = groups.setdefault((p, pb.signature(a)), {}).setdefault(a, [0.0, 0])
-            item[0] += owner_tok[o]
-            item[1] += owner_lines[o]
-            a = p
-    link = lines.features[:, _COL["block_link_share"]]
-    best, best_tokens = None, 0.0
-    for (_, (tag, _)), members in groups.items():
-        if len(members) < MIN_ITEMS or tag in PROSE_TAGS:
-            continue
-        mass = sum(m[0] for m in members.values())
-        if mass <= best_tokens:
-            continue
-        if sum(m[1] for m in members.values()) < 2 * len(members):  # one line per item: a link list?
-            inside = _item_of(pb, owners, sorted(members)) >= 0
-            if float((link[inside] > 0.5) @ tok[inside]) < 0.5 * max(1.0, float(tok[inside].sum())):
-                continue
-        best, best_tokens = (tag, sorted(members)), mass
-    if best is None:
-        return None
-    tag, items = best
-    item = _item_of(pb, owners, items)
-    images = sum(pb.tags[i] == "img" for a in items for i in range(a, pb.end[a]))
-    return Grid(item >= 0, item, len(items), images, tag)
-
-
-def _item_of(pb: PageBlocks, owners: np.ndarray, items: list[int]) -> np.ndarray:
-    """Number of the item (in ``items``, sorted, disjoint subtrees) whose subtree holds each owner; -1 if none."""
-    starts = np.asarray(items, np.int64)
-    ends = np.asarray([pb.end[a] for a in items], np.int64)
-    k = np.searchsorted(starts, owners, "right") - 1
-    ok = (k >= 0) & (owners < ends[np.maximum(k, 0)])
-    return np.where(ok, k, -1)
 
 
 def grid_features(grid: Grid, lines: PageLines, p: np.ndarray) -> np.ndarray:
@@ -196,10 +121,10 @@ def grid_features(grid: Grid, lines: PageLines, p: np.ndarray) -> np.ndarray:
 
 
 def _grid_of(pb: PageBlocks, lines: PageLines) -> Grid | None:
-    grid = largest_grid(pb, lines)
+    tok = lines.features[:, _COL["line_tokens"]]
+    grid = largest_grid(pb, lines.owners, tok, lines.features[:, _COL["block_link_share"]] > 0.5)
     if grid is None:
         return None
-    tok = lines.features[:, _COL["line_tokens"]]
     return grid if tok[grid.lines].sum() >= MIN_SHARE * max(1.0, tok.sum()) else None
 
 
