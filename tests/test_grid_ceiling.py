@@ -5,9 +5,16 @@ import numpy as np
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.text.block_features import page_lines
 from scrapy_contentex.core.text.combined import Params
-from scrapy_contentex.core.text.grids import largest_grid
 from scrapy_contentex.core.text.region import page_blocks
-from training.grid_ceiling import GRID_NAMES, _grid_of, _slices, apply, gold_share, grid_features
+from training.grid_ceiling import (
+    GRID_NAMES,
+    _grid_of,
+    _slices,
+    apply,
+    gold_share,
+    grid_features,
+    largest_grid,
+)
 
 CARD = ('<div class="card card-{k}"><img src="p{k}.jpg"><h3><a href="/p/{k}">Garden chair model {k}</a></h3>'
         '<p>A folding chair of oiled teak for two seasons outdoors, number {k}.</p>'

@@ -20,9 +20,12 @@ script measures, with the line model's out-of-fold decisions
    by domain; its accuracy against the majority class and against the line
    model's own majority, and the F1 its decision gives.
 
-The grid is :func:`scrapy_contentex.core.text.grids.largest_grid`: repeated
-sibling items of one signature holding cards or link lists, the one with
-the most tokens.  Only pages whose
+A grid (:func:`largest_grid`) is a group of at least :data:`MIN_ITEMS`
+sibling elements of one signature (tag and class, digits dropped: what
+:meth:`~scrapy_contentex.core.text.region.PageBlocks.signature` reads) that
+are not prose blocks (paragraphs, headings, quotes, inline markup), holding
+either cards (two lines or more per item) or a link list; the largest is
+the one holding the most line tokens.  Only pages whose
 largest grid holds at least :data:`MIN_SHARE` of the page's line tokens
 take part.
 
@@ -42,18 +45,25 @@ import argparse
 import pickle
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from benchmarks.common import group_folds, print_table, require_datasets
 from scrapy_contentex.core.text.block_features import FEATURE_NAMES, PageLines
-from scrapy_contentex.core.text.grids import Grid, largest_grid
 from scrapy_contentex.core.text.region import PageBlocks
 
 from .corpus import TRAIN_SETS
 from .train_blocks import THRESHOLD, build, oof_probabilities, score_kept, score_rows
 
+#: A grid has at least this many items.
+MIN_ITEMS = 3
+#: Ancestor levels climbed from a line's owner to find the items holding it.
+LEVELS = 8
+#: Items of these tags are prose or inline markup, not cards (the paragraphs of an article).
+PROSE_TAGS = frozenset(("p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "br", "span",
+                        "a", "b", "strong", "em", "i", "font"))
 #: Pages whose largest grid holds at least this share of the line tokens.
 MIN_SHARE = 0.15
 #: A grid the gold keeps less than this share of is dropped; more than 1 minus it, kept whole.
@@ -74,8 +84,81 @@ GRID_NAMES: tuple[str, ...] = (
     "share", "log_items", "log_item_tokens", "lines_per_item", "link_share", "price_items",
     "date_items", "image_items", "teaser_items", "long_line_share", "first_pos", "last_pos",
     "prose_outside", "log_page_tokens", "heading_items", *(f"m_{name}" for name in MARKUP),
-    "p_mean", "p_kept", "p_outside", "p_kept_outside",
+    "p_mean", "p_kept", "p_outside", "p_kept_outside", "index_probability",
 )
+
+
+@dataclass
+class Grid:
+    """The largest grid of a page: which lines it holds and from which item."""
+
+    lines: np.ndarray  # bool per line
+    item: np.ndarray  # item number per line (-1 outside the grid)
+    items: int
+    images: int  # <img> elements inside the items
+    tag: str
+    #: The shipped page-type model's probability that the page is an index page
+    #: (trained on the pagetype set, not on these pages).
+    index_probability: float = 0.5
+
+
+def largest_grid(pb: PageBlocks, owners: list[int], tokens: np.ndarray, linky: np.ndarray) -> Grid | None:
+    """The group of repeated sibling items holding the most line tokens, or None.
+
+    ``owners``: each line's owning element; ``tokens``: its token count;
+    ``linky``: whether it is link text.  Every element met on the way up
+    from a line's owner is an item of the group (its parent, its
+    signature); a group of one-line items counts only when most of its
+    tokens are link text (a list of headlines, not a list of facts).
+    """
+    own = np.asarray(owners, np.int64)
+    m = len(own)
+    if not m:
+        return None
+    parent = np.asarray(pb.parent, np.int64)
+    items, lines = [], []
+    anc = own
+    alive = np.ones(m, bool)
+    for _ in range(LEVELS):
+        up = parent[anc]
+        alive &= up >= 0
+        if not alive.any():
+            break
+        items.append(anc[alive])
+        lines.append(np.flatnonzero(alive))
+        anc = np.where(alive, up, anc)
+    if not items:
+        return None
+    item_of_row = np.concatenate(items)
+    line_of_row = np.concatenate(lines)
+    # One group id per (parent, signature) of the elements met.
+    members, row_member = np.unique(item_of_row, return_inverse=True)
+    sig_ids: dict[tuple, int] = {}
+    signature, tags = pb.signature, pb.tags
+    member_group = np.fromiter(
+        (sig_ids.setdefault((int(parent[a]), signature(a)), len(sig_ids)) for a in members.tolist()),
+        np.int64, len(members))
+    row_group = member_group[row_member]
+    n_groups = len(sig_ids)
+    count = np.bincount(member_group, minlength=n_groups)
+    mass = np.bincount(row_group, weights=tokens[line_of_row], minlength=n_groups)
+    link_mass = np.bincount(row_group, weights=(tokens * linky)[line_of_row], minlength=n_groups)
+    n_lines = np.bincount(row_group, minlength=n_groups)
+    prose = np.fromiter((tags[a] in PROSE_TAGS for a in members.tolist()), bool, len(members))
+    ok = (count >= MIN_ITEMS) & (np.bincount(member_group, weights=prose, minlength=n_groups) == 0)
+    ok &= (n_lines >= 2 * count) | (link_mass >= 0.5 * np.maximum(mass, 1.0))
+    ok &= mass > 0
+    if not ok.any():
+        return None
+    best = int(np.argmax(np.where(ok, mass, -1.0)))
+    rows = row_group == best
+    grid_members = member_group == best
+    item = np.full(m, -1, np.int64)
+    item[line_of_row[rows]] = np.cumsum(grid_members)[row_member[rows]] - 1
+    kept = members[grid_members].tolist()
+    end = pb.end
+    images = sum(tags[a:end[a]].count("img") for a in kept)
+    return Grid(item >= 0, item, len(kept), images, tags[kept[0]])
 
 
 def grid_features(grid: Grid, lines: PageLines, p: np.ndarray) -> np.ndarray:
@@ -116,16 +199,23 @@ def grid_features(grid: Grid, lines: PageLines, p: np.ndarray) -> np.ndarray:
         float((p[inside] >= THRESHOLD) @ t_in) / mass,
         float(p[~inside] @ tok[~inside]) / max(1.0, float(tok[~inside].sum())),
         float((p[~inside] >= THRESHOLD) @ tok[~inside]) / max(1.0, float(tok[~inside].sum())),
+        grid.index_probability,
     ]
     return np.asarray(row, np.float64)
 
 
-def _grid_of(pb: PageBlocks, lines: PageLines) -> Grid | None:
+def _grid_of(pb: PageBlocks, lines: PageLines, html: str = "", url: str | None = None) -> Grid | None:
+    """The page's largest grid when it holds :data:`MIN_SHARE` of the tokens, with the page-type model's view."""
     tok = lines.features[:, _COL["line_tokens"]]
     grid = largest_grid(pb, lines.owners, tok, lines.features[:, _COL["block_link_share"]] > 0.5)
-    if grid is None:
+    if grid is None or tok[grid.lines].sum() < MIN_SHARE * max(1.0, tok.sum()):
         return None
-    return grid if tok[grid.lines].sum() >= MIN_SHARE * max(1.0, tok.sum()) else None
+    if html:
+        from scrapy_contentex.core.document import Document
+        from scrapy_contentex.core.pagetype import classify
+
+        grid.index_probability = classify(Document(html, url=url)).score
+    return grid
 
 
 def gold_share(grid: Grid, y: np.ndarray, tok: np.ndarray) -> float:
@@ -190,20 +280,35 @@ def _slices(page: np.ndarray) -> list[slice]:
     return [slice(a, b) for a, b in zip(starts, ends, strict=True)]
 
 
-def learn(X: np.ndarray, y: np.ndarray, groups: list[str], folds: int, seed: int | None) -> np.ndarray:
-    """Out-of-fold probability that the gold keeps the grid, LightGBM, folds grouped by domain."""
+def learn(X: np.ndarray, y: np.ndarray, groups: list[str], folds: int, seed: int | None,
+          kind: str = "trees") -> np.ndarray:
+    """Out-of-fold probability of ``y`` (folds grouped by domain).
+
+    ``kind``: "trees", LightGBM of a small fixed size; "linear", an L2
+    logistic regression on standardised features (scikit-learn).
+    """
+    fold = np.asarray(group_folds(groups, folds, seed))
+    out = np.zeros(len(y))
+    for f in range(folds):
+        train, test = fold != f, fold == f
+        out[test] = _fit_predict(kind, X[train], y[train], X[test])
+    return out
+
+
+def _fit_predict(kind: str, X: np.ndarray, y: np.ndarray, X_test: np.ndarray) -> np.ndarray:
+    if kind == "linear":
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        model = make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=2000))
+        return model.fit(X, y).predict_proba(X_test)[:, 1]
     import lightgbm as lgb
 
     params = {"objective": "binary", "learning_rate": 0.05, "num_leaves": 4, "min_child_samples": 10,
               "feature_fraction": 0.7, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
               "seed": 7, "deterministic": True, "num_threads": 1, "verbose": -1}
-    fold = np.asarray(group_folds(groups, folds, seed))
-    out = np.zeros(len(y))
-    for f in range(folds):
-        train, test = fold != f, fold == f
-        model = lgb.train(params, lgb.Dataset(X[train], y[train]), num_boost_round=200)
-        out[test] = model.predict(X[test])
-    return out
+    return lgb.train(params, lgb.Dataset(X, y), num_boost_round=100).predict(X_test)
 
 
 def _load(cache: Path | None, folds: int, seed: int | None, limit: int | None) -> tuple[dict, np.ndarray]:
@@ -243,30 +348,31 @@ def main(argv: list[str] | None = None) -> int:
     X = np.stack([grid_features(data["extra"][k], _lines_view(data, k, slices[k]), p[slices[k]]) for k in pages])
     groups = [data["groups"][k] for k in pages]
     model_share = X[:, GRID_NAMES.index("p_kept")]
-    gold = share >= 0.5
-    prob = learn(X, gold.astype(float), groups, args.folds, args.fold_seed)
-    p_drop = learn(X, (share < CLEAR).astype(float), groups, args.folds, args.fold_seed)
-    p_whole = learn(X, (share > 1 - CLEAR).astype(float), groups, args.folds, args.fold_seed)
+    gold, drops = share >= 0.5, share < CLEAR
+    learned = {kind: (learn(X, gold.astype(float), groups, args.folds, args.fold_seed, kind),
+                      learn(X, drops.astype(float), groups, args.folds, args.fold_seed, kind))
+               for kind in ("trees", "linear")}
     _print_accuracy(types, [
-        ("majority (gold keeps >= 50%)", gold, model_share >= 0.5, prob >= 0.5),
-        (f"gold drops (keeps < {CLEAR:.0%})", share < CLEAR, model_share < CLEAR, p_drop >= 0.5),
-        (f"gold keeps whole (> {1 - CLEAR:.0%})", share > 1 - CLEAR, model_share > 1 - CLEAR, p_whole >= 0.5),
+        ("majority (gold keeps >= 50%)", gold, model_share >= 0.5,
+         {kind: prob >= 0.5 for kind, (prob, _) in learned.items()}),
+        (f"gold drops (keeps < {CLEAR:.0%})", drops, model_share < CLEAR,
+         {kind: p_drop >= 0.5 for kind, (_, p_drop) in learned.items()}),
     ])
+    no_keep = np.zeros(len(pages), bool)
 
-    def clear(drop: np.ndarray, whole: np.ndarray) -> dict[int, bool]:
-        return {k: bool(w) for k, d, w in zip(pages, drop, whole, strict=True) if d != w}
+    def whole(keep_grid: np.ndarray, drop_grid: np.ndarray) -> dict[int, bool]:
+        return {k: bool(w) for k, d, w in zip(pages, drop_grid, keep_grid, strict=True) if d != w}
 
     columns = {
         "model": keep,
         "oracle best": apply(keep, data, best_decisions(data, keep, pages)),
-        "oracle": apply(keep, data, dict(zip(pages, gold.tolist(), strict=True))),
-        "oracle clear": apply(keep, data, clear(share < CLEAR, share > 1 - CLEAR)),
-        "oracle drops": apply(keep, data, clear(share < CLEAR, np.zeros(len(pages), bool))),
-        "learned": apply(keep, data, dict(zip(pages, (prob >= 0.5).tolist(), strict=True))),
-        "learned clear": apply(keep, data, clear(p_drop >= 0.5, p_whole >= 0.5)),
-        "learned drops": apply(keep, data, clear(p_drop >= 0.5, np.zeros(len(pages), bool))),
-        "learned drops p>=.7": apply(keep, data, clear(p_drop >= 0.7, np.zeros(len(pages), bool))),
+        "oracle": apply(keep, data, whole(gold, ~gold)),
+        "oracle clear": apply(keep, data, whole(share > 1 - CLEAR, drops)),
+        "oracle drops": apply(keep, data, whole(no_keep, drops)),
     }
+    for kind, (prob, p_drop) in learned.items():
+        columns[kind] = apply(keep, data, whole(prob >= 0.5, prob < 0.5))
+        columns[f"{kind} drops"] = apply(keep, data, whole(no_keep, p_drop >= 0.5))
     scored = {name: score_kept(data, kept)[0] for name, kept in columns.items()}
     counts: dict[str, int] = {}
     for k, t in zip(pages, types, strict=True):
@@ -288,10 +394,12 @@ def _lines_view(data: dict, k: int, sl: slice) -> PageLines:
     return PageLines(texts, [], data["X"][sl], False)
 
 
-def _print_accuracy(types: list[str], targets: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]) -> None:
-    """Accuracy per target (gold, the line model's own kept share read the same way, the learner)."""
+def _print_accuracy(types: list[str], targets: list[tuple[str, np.ndarray, np.ndarray, dict]]) -> None:
+    """Accuracy per target: the majority class, the line model's kept share read the same way, the learners."""
     rows = []
+    kinds: list[str] = []
     for target, gold, model, learned in targets:
+        kinds = list(learned)
         for name in ("collection", "listing", "*"):
             sel = np.asarray([name == "*" or t == name for t in types])
             if not sel.any():
@@ -299,8 +407,9 @@ def _print_accuracy(types: list[str], targets: list[tuple[str, np.ndarray, np.nd
             g = gold[sel]
             rows.append([target, name if name != "*" else "all grid pages", int(sel.sum()),
                          round(float(g.mean()), 3), round(float(max(g.mean(), 1 - g.mean())), 3),
-                         round(float((model[sel] == g).mean()), 3), round(float((learned[sel] == g).mean()), 3)])
-    print_table(["target", "pages", "n", "gold rate", "majority class", "line model", "learner"], rows,
+                         round(float((model[sel] == g).mean()), 3),
+                         *(round(float((pred[sel] == g).mean()), 3) for pred in learned.values())])
+    print_table(["target", "pages", "n", "gold rate", "majority class", "line model", *kinds], rows,
                 title="Accuracy on the gold's decision of the largest grid (out of fold)")
 
 

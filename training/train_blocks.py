@@ -117,12 +117,12 @@ def page_rows(html: str, url: str | None) -> PageLines | None:
 
 
 def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts: bool = False,
-          extra: Callable[[PageBlocks, PageLines], object] | None = None) -> dict:
+          extra: Callable[[PageBlocks, PageLines, str, str | None], object] | None = None) -> dict:
     """Feature rows, labels, weights and page/group ids of every line of the sets.
 
-    ``extra``: a function of each kept page's element table and lines whose
-    results are kept in ``data["extra"]`` (a study's page figures, read in
-    the same parse).
+    ``extra``: a function of each kept page's element table, lines, html
+    and url whose results are kept in ``data["extra"]`` (a study's page
+    figures, read in the same parse).
     """
     xs, ys, ws, pages, groups, names, kept, ctx, extras = [], [], [], [], [], [], [], [], []
     corpus = load_corpus(sets, limit)
@@ -137,7 +137,7 @@ def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts
             continue
         pb, lines = parts
         if extra is not None:
-            extras.append(extra(pb, lines))
+            extras.append(extra(pb, lines, html, record.get("url")))
         texts, feats = lines.texts, lines.features
         ctx.append((lines.order, lines.ranges, lines.templates))
         labels = line_labels(texts, record.get("body") or "")
