@@ -35,7 +35,7 @@ probabilities from line models that may have seen the test fold's domains
 never saw a scored page's domain.
 
 Not a benchmark and nothing here ships.  Needs the ``train`` extra
-(LightGBM); the datasets; a few minutes per fold draw (``--cache`` keeps the
+(LightGBM, scikit-learn) and the datasets: a few minutes per fold draw (``--cache`` keeps the
 rows and the probabilities between runs).  docs/text.md has the figures.
 """
 
