@@ -26,6 +26,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +42,7 @@ from scrapy_contentex.core.text.block_features import (
     page_lines,
 )
 from scrapy_contentex.core.text.combined import Params
-from scrapy_contentex.core.text.region import page_blocks
+from scrapy_contentex.core.text.region import PageBlocks, page_blocks
 
 from .corpus import TRAIN_SETS, load_corpus
 
@@ -98,30 +99,45 @@ def line_labels(texts: list[str], gold: str) -> np.ndarray:
     return out
 
 
-def page_rows(html: str, url: str | None) -> PageLines | None:
-    """The page's lines and their feature rows (what the extractor sees)."""
+def page_parts(html: str, url: str | None) -> tuple[PageBlocks, PageLines] | None:
+    """The page's element table and its lines with their feature rows (what the extractor sees)."""
     prm = Params()
     doc = Document(html, url=url)
     pb = page_blocks(doc.tree, prm.region)
     if not pb.els:
         return None
     lines = page_lines(pb, prm)
-    return lines if lines.texts else None
+    return (pb, lines) if lines.texts else None
 
 
-def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts: bool = False) -> dict:
-    """Feature rows, labels, weights and page/group ids of every line of the sets."""
-    xs, ys, ws, pages, groups, names, kept, ctx = [], [], [], [], [], [], [], []
+def page_rows(html: str, url: str | None) -> PageLines | None:
+    """The page's lines and their feature rows."""
+    parts = page_parts(html, url)
+    return parts[1] if parts else None
+
+
+def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts: bool = False,
+          extra: Callable[[PageBlocks, PageLines, str, str | None], object] | None = None) -> dict:
+    """Feature rows, labels, weights and page/group ids of every line of the sets.
+
+    ``extra``: a function of each kept page's element table, lines, html
+    and url whose results are kept in ``data["extra"]`` (a study's page
+    figures, read in the same parse).
+    """
+    xs, ys, ws, pages, groups, names, kept, ctx, extras = [], [], [], [], [], [], [], [], []
     corpus = load_corpus(sets, limit)
     started = time.perf_counter()
     for k, (set_name, record, html, group) in enumerate(corpus):
         try:
-            lines = page_rows(html, record.get("url"))
+            parts = page_parts(html, record.get("url"))
         except Exception as exc:  # a page we cannot parse teaches nothing
             log(f"skip {set_name}/{record['id']}: {type(exc).__name__}: {exc}")
             continue
-        if lines is None:
+        if parts is None:
             continue
+        pb, lines = parts
+        if extra is not None:
+            extras.append(extra(pb, lines, html, record.get("url")))
         texts, feats = lines.texts, lines.features
         ctx.append((lines.order, lines.ranges, lines.templates))
         labels = line_labels(texts, record.get("body") or "")
@@ -139,6 +155,7 @@ def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts
     return {
         "X": np.concatenate(xs), "y": np.concatenate(ys), "w": np.concatenate(ws),
         "page": np.concatenate(pages), "groups": groups, "names": names, "texts": kept, "ctx": ctx,
+        "extra": extras,
     }
 
 
@@ -253,6 +270,43 @@ def _flat_tree(root: dict) -> dict:
     return tree
 
 
+def oof_probabilities(data: dict, folds: int, seed: int | None = None) -> np.ndarray:
+    """Two-stage probability of every line from the model of the fold that did not see its domain."""
+    all_pages = np.arange(len(data["names"]))
+    page_fold = np.asarray(group_folds(data["groups"], folds, seed))
+    p = np.zeros(len(data["y"]))
+    for k in range(folds):
+        test = all_pages[page_fold == k]
+        p[np.isin(data["page"], test)] = predict(fit(data, all_pages[page_fold != k]), data, test)
+    return p
+
+
+def score_kept(data: dict, keep: np.ndarray, types: tuple[str, ...] = ()):
+    """Each set's metric of the kept lines per set and WCXB page type (``text_cv.Scores``).
+
+    Returns the scores and, for the pages of ``types``, (page, type, kept text, gold).
+    """
+    from benchmarks.text_cv import Scores, _rows
+
+    scores = Scores()
+    rule = FEATURE_NAMES.index("rule_kept")
+    pages = []
+    for k, sl in enumerate(_page_slices(data["page"])):
+        texts, gold, page_type = data["texts"][k]
+        kept = keep[sl] if keep[sl].any() else data["X"][sl, rule] > 0  # the extractor's fallback
+        set_name = data["names"][k].split("/")[0]
+        out = "\n".join(t for t, on in zip(texts, kept, strict=True) if on)
+        scores.add(_rows(set_name, {"page_type": page_type}), set_name, out, gold)
+        if page_type in types:
+            pages.append((k, page_type, out, gold))
+    return scores, pages
+
+
+def score_rows(scores) -> list[str]:
+    """The table rows of ``scores``: the sets in training order, each followed by its page types."""
+    return sorted({*scores.pairs, *scores.words}, key=lambda r: (TRAIN_SETS.index(r.split(":")[0]), r))
+
+
 def cross_validate(data: dict, folds: int, seed: int | None = None, worst: int = 0,
                    types: tuple[str, ...] = ()) -> None:
     """Grouped CV of the line decision alone: line accuracy and F1 of the kept lines.
@@ -267,31 +321,13 @@ def cross_validate(data: dict, folds: int, seed: int | None = None, worst: int =
     the kept lines, and that many worst pages.
     """
     from benchmarks.common import print_table
-    from benchmarks.text_cv import Scores, _rows
 
-    all_pages = np.arange(len(data["names"]))
-    page_fold = np.asarray(group_folds(data["groups"], folds, seed))
-    p = np.zeros(len(data["y"]))
-    for k in range(folds):
-        test = all_pages[page_fold == k]
-        p[np.isin(data["page"], test)] = predict(fit(data, all_pages[page_fold != k]), data, test)
-    keep = p >= THRESHOLD
+    keep = oof_probabilities(data, folds, seed) >= THRESHOLD
     correct = float((keep == (data["y"] > 0.5)) @ data["w"])
     print(f"grouped {folds}-fold weighted line accuracy: {correct / data['w'].sum():.4f}")
-    scores = Scores()
-    rule = FEATURE_NAMES.index("rule_kept")
-    pages = []
-    for k, sl in enumerate(_page_slices(data["page"])):
-        texts, gold, page_type = data["texts"][k]
-        kept = keep[sl] if keep[sl].any() else data["X"][sl, rule] > 0  # the extractor's fallback
-        set_name = data["names"][k].split("/")[0]
-        out = "\n".join(t for t, on in zip(texts, kept, strict=True) if on)
-        scores.add(_rows(set_name, {"page_type": page_type}), set_name, out, gold)
-        if page_type in types:
-            pages.append((k, page_type, out, gold))
-    rows = sorted({*scores.pairs, *scores.words}, key=lambda r: (TRAIN_SETS.index(r.split(":")[0]), r))
+    scores, pages = score_kept(data, keep, types)
     split = "" if seed is None else f", fold seed {seed}"
-    print_table(["set", "kept lines F1"], [[r, scores.figure(r)] for r in rows],
+    print_table(["set", "kept lines F1"], [[r, scores.figure(r)] for r in score_rows(scores)],
                 title=f"Kept lines before post-processing, {folds}-fold CV grouped by domain{split}")
     if worst and pages:
         _print_losses(data, pages, worst)
