@@ -146,3 +146,18 @@ def test_miss_families_say_why_a_date_is_wrong():
     assert miss_family(page, "2023-01-09", "<p>Posted 9 January 2023</p>").endswith("written in the markup, not read")
     assert miss_family(page, "2023-01-09", "<p>No date here</p>").endswith("not written in the page")
     assert "the rule finds no date" in miss_family(Page("a.example", [], [], []), "2023-01", "")
+
+
+def test_the_dateline_is_read_under_the_first_printed_heading_when_the_headline_has_none():
+    # The <title> wording is printed again in a card far below; the reader's heading is the h2.
+    page = """<html><head><title>Cayenne data accelerator</title></head><body>
+    <nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
+    <h2>Introducing Cayenne: a faster data accelerator built for scale</h2>
+    <p>Ann Lee</p><p>December 17, 2025</p>
+    <p>Cayenne keeps hot data close to the query engine and spills the rest to object storage.</p>
+    <aside><h4>Cayenne data accelerator</h4><p>Read more posts about storage.</p></aside>
+    </body></html>"""
+    assert extract_metadata(Document(page))["datePublished"] == "2025-12-17"
+    # A dateline under the headline itself is kept, whatever the first heading prints.
+    under = page.replace("<p>Read more", "<p>May 2, 2024</p><p>Read more")
+    assert extract_metadata(Document(under))["datePublished"] == "2024-05-02"

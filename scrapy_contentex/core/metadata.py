@@ -175,7 +175,7 @@ def extract_metadata(doc: Document) -> dict:
     text = doc.visible_text
     is_site = site_test(doc)
     anchor = _anchor(doc, text, headline)
-    date = published_date(tree, meta, articles, text, anchor, doc.url)
+    date = published_date(tree, meta, articles, text, _dateline_anchor(doc, text, anchor), doc.url)
     facts = _author_page_facts(doc, articles, date is not None)
     return {
         "headline": headline,
@@ -203,6 +203,28 @@ def _anchor(doc: Document, text: str, headline: str | None) -> str | None:
         if level == 1 and _title_span(text, heading):
             return heading
     return headline
+
+
+def _dateline_anchor(doc: Document, text: str, anchor: str | None) -> str | None:
+    """The heading a dateline is read under: ``anchor``, unless no date is printed under
+    it and one is printed right under the page's first top heading (``<h1>``/``<h2>``).
+
+    The chosen headline is the ``<title>`` wording when the page prints it, and a
+    page may print it again elsewhere (a related-posts card, a breadcrumb) or
+    print another wording as its heading (a longer ``<h2>``): the date sits
+    under the heading the reader sees first.
+    """
+    span = _title_span(text, anchor)
+    if span and find_dates(text[span[1]:span[1] + AFTER_TITLE]):
+        return anchor
+    for level, heading in page_headings(doc):
+        if level > 2:
+            continue
+        top = _title_span(text, heading)
+        if top and top != span and find_dates(text[top[1]:top[1] + NEAR_TITLE]):
+            return heading
+        break
+    return anchor
 
 
 def _article_objects(objects: list[dict]) -> list[dict]:
@@ -288,7 +310,7 @@ def page_date_candidates(doc: Document) -> tuple[tuple[str, str] | None, list[Da
     """The rule's date and every candidate, read as :func:`extract_metadata` reads them
     (training and benchmarks score the date model on exactly these)."""
     text = doc.visible_text
-    anchor = _anchor(doc, text, extract_headline(doc))
+    anchor = _dateline_anchor(doc, text, _anchor(doc, text, extract_headline(doc)))
     return _rule_and_candidates(doc.tree, doc.meta, _article_objects(doc.json_ld), text, anchor, doc.url)
 
 
