@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from scrapy_contentex import classify_page, extract_article, extract_product
+from scrapy_contentex.core.document import decode_html, looks_binary, looks_like_html
 from scrapy_contentex.core.errors import ContentexError
+from scrapy_contentex.core.price import parse_price
 from scrapy_contentex.items import Article, PageType, Product
 
 CALLS = [(extract_article, Article), (extract_product, Product), (classify_page, PageType)]
@@ -142,3 +144,68 @@ def test_bad_links_in_the_page_are_read_as_links(call, item_class, href):
 @pytest.mark.parametrize("url", ["https://example.com:99999999/a", "not a url", "http://[::1]:80/x"])
 def test_odd_but_parseable_urls_are_kept(url):
     assert extract_article(BODY, url=url).url == url
+
+
+@pytest.mark.parametrize("text, amount", [
+    ("1e308", None), ("1e3", None), ("1.5E+02", None), ("1,2e5", None), ("$1e308", None),
+    ("1e-5", None), ("1e+21", None), ("NaN", None), ("inf", None), ("9" * 16, None),
+    ("12e", "12"), ("1 each", "1"), ("2 ea", "2"), ("£3e", "3"), ("12.99e", "12.99"),
+    ("999999999999999", "999999999999999"), ("1 299,90 €", "1299.90"),
+])
+def test_price_in_exponent_notation_or_past_any_real_price_is_no_amount(text, amount):
+    """price-parser reads the mantissa of "1e308" (amount 1): no amount is better than a wrong one."""
+    assert parse_price(text).amount == amount
+
+
+def test_price_with_no_usable_amount_keeps_its_currency():
+    parsed = parse_price("€1e3")
+    assert parsed.amount is None and parsed.currency == "EUR" and parsed.currency_raw == "€"
+
+
+@pytest.mark.parametrize("where", ["json-ld text", "json-ld number", "itemprop", "meta", "page text"])
+def test_product_price_in_exponent_notation_is_no_price(where):
+    shown = "<h1>Lamp</h1><button>Add to cart</button>"
+    pages = {
+        "json-ld text": jsonld('{"@type":"Product","name":"Lamp","offers":{"price":"1e308","priceCurrency":"EUR"}}'),
+        "json-ld number": jsonld('{"@type":"Product","name":"Lamp","offers":{"price":1e21,"priceCurrency":"EUR"}}'),
+        "itemprop": ('<div itemscope itemtype="http://schema.org/Product"><h1 itemprop="name">Lamp</h1>'
+                     '<span itemprop="price" content="1e5">1e5</span>'
+                     '<meta itemprop="priceCurrency" content="USD"></div>'),
+        "meta": ('<meta property="product:price:amount" content="1.5E+02">'
+                 f'<meta property="product:price:currency" content="USD">{shown}'),
+        "page text": f"{shown}<div class='price'>$1e308</div>",
+    }
+    product = extract_product(pages[where])
+    assert product.name and product.price is None
+
+
+def test_product_real_price_beside_an_exponent_one_is_read():
+    page = ('<meta property="product:price:amount" content="1e5"><h1>Lamp</h1>'
+            "<div class='price'>$19.99</div><button>Add to cart</button>")
+    assert extract_product(page).price == "19.99"
+
+
+PAGE = "<html><head><title>T</title></head><body><p>Hello world 你好, a sentence of words.</p></body></html>"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be", "utf-32"])
+def test_utf16_and_utf32_pages_without_a_bom_decode(encoding):
+    data = ("\n " + PAGE).encode(encoding)
+    assert not looks_binary(data) and looks_like_html(data)
+    assert decode_html(data) == "\n " + PAGE
+    assert "Hello world 你好" in extract_article(data).articleBody
+    assert classify_page(data).pageType in ("index", "content")
+    assert extract_product(data).name == "T"
+
+
+def test_utf16_header_without_byte_order_follows_the_bytes():
+    assert decode_html(PAGE.encode("utf-16-be"), "text/html; charset=utf-16") == PAGE
+
+
+def test_bom_beats_the_header_as_in_scrapy():
+    assert decode_html(PAGE.encode("utf-8-sig"), "text/html; charset=iso-8859-1") == PAGE
+
+
+@pytest.mark.parametrize("data", [b"\x00" * 100, b"A\x00\x00\x00\xff\xfe\xfd", b"\x89PNG\r\n\x1a\n\x00\x00"])
+def test_nul_bytes_that_are_not_wide_text_stay_binary(data):
+    assert looks_binary(data)

@@ -46,6 +46,35 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+# Where the NUL bytes fall in the first four bytes of a page in a wide
+# encoding with no BOM, when they hold ASCII (markup or white space): the
+# XML specification's autodetection (appendix F), for any ASCII character.
+_WIDE_BY_NULS = {
+    (False, True, False, True): "utf-16-le",
+    (True, False, True, False): "utf-16-be",
+    (False, True, True, True): "utf-32-le",
+    (True, True, True, False): "utf-32-be",
+}
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 (and its byte order) of a page without a BOM, else None.
+
+    An 8-bit or UTF-8 page never holds NUL bytes in its markup, one in UTF-16
+    one in every second byte of it: the first four bytes tell which, for the
+    cost of a slice and one search on an ordinary page. The page must then
+    open with a tag after white space, as markup does (a binary file whose
+    first bytes happen to fit the pattern does not).
+    """
+    head = data[:4]
+    if b"\0" not in head or len(head) < 4 or not head.isascii():
+        return None
+    encoding = _WIDE_BY_NULS.get(tuple(byte == 0 for byte in head))
+    if encoding is None or not data[:256].decode(encoding, "ignore").lstrip().startswith("<"):
+        return None
+    return encoding
+
+
 def _detect(data: bytes) -> str:
     """Guess the encoding of undeclared non-UTF-8 bytes.
 
@@ -68,7 +97,8 @@ def _detect(data: bytes) -> str:
 
 
 def detect_encoding(data: bytes, content_type: str | None = None) -> str:
-    """Pick the encoding of ``data``: header, BOM, UTF-8 check, meta charset, detection.
+    """Pick the encoding of ``data``: BOM, UTF-16/32 by its NULs, header, UTF-8 check,
+    meta charset, detection.
 
     Scrapy trusts a meta charset blindly; we check UTF-8 validity before it
     because pages that are UTF-8 but declare GBK (or the reverse template
@@ -82,12 +112,15 @@ def _detection(data: bytes, content_type: str | None = None) -> tuple[str, str |
     """:func:`detect_encoding`'s choice, and ``data`` decoded with it when a strict
     decode of all of ``data`` is what proved the choice (the text is kept, not
     decoded a second time), else None."""
+    bom_enc, _ = read_bom(data)
+    if bom_enc:  # (before the header, as Scrapy does: w3lib's html_to_unicode)
+        return bom_enc, None
+    wide = wide_encoding(data)
+    if wide:  # (before the header too: its "utf-16" does not say the byte order)
+        return wide, _strict(data, wide)
     header_enc = http_content_type_encoding(content_type) if content_type else None
     if header_enc and (text := _strict(data, header_enc)) is not None:
         return header_enc, text
-    bom_enc, _ = read_bom(data)
-    if bom_enc:
-        return bom_enc, None
     if (text := _strict(data, "utf-8")) is not None:
         return "utf-8", text
     declared = html_body_declared_encoding(data)
@@ -112,7 +145,7 @@ def looks_binary(data: bytes) -> bool:
     if head.startswith((b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")):
         return True
     bom_enc, _ = read_bom(head)
-    if bom_enc and bom_enc.startswith("utf-16"):
+    if bom_enc and bom_enc.startswith(("utf-16", "utf-32")) or wide_encoding(head):
         return False
     return head.count(b"\x00") > 0
 
@@ -164,6 +197,9 @@ def _is_utf8(encoding: str) -> bool:
 def looks_like_html(data: bytes | str) -> bool:
     """Cheap check that a body is markup rather than JSON, CSV or plain text."""
     head = data[:4096] if isinstance(data, bytes) else data[:4096].encode("utf-8", "replace")
+    wide = (read_bom(head)[0] or wide_encoding(head)) if isinstance(data, bytes) else None
+    if wide and wide != "utf-8":  # UTF-16/32 markup holds NULs between its letters
+        head = head.decode(wide, "replace").encode("utf-8")
     return bool(_MARKUP_RE.search(head))
 
 
