@@ -9,11 +9,21 @@ or hang fails here.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from scrapy_contentex import classify_page, extract_article, extract_product
-from scrapy_contentex.core.document import decode_html, looks_binary, looks_like_html
-from scrapy_contentex.core.errors import ContentexError
+from scrapy_contentex.core.document import (
+    MAX_ATTRIBUTES,
+    cap_attributes,
+    decode_html,
+    holds_nothing,
+    looks_binary,
+    looks_like_html,
+    parse_html,
+)
+from scrapy_contentex.core.errors import ContentexError, EmptyDocumentError
 from scrapy_contentex.core.price import parse_price
 from scrapy_contentex.items import Article, PageType, Product
 
@@ -88,6 +98,50 @@ def test_nothing_to_extract_is_a_contentex_error(data):
         extract_article(data)
     with pytest.raises(ContentexError):
         extract_product(data)
+    with pytest.raises(ContentexError):
+        classify_page(data)
+
+
+NOTHING = {
+    "comment": "<!-- nothing else -->",
+    "doctype": b"<!DOCTYPE html>",
+    "doctype and comments": b"  <!-- a --> <!DOCTYPE html>\n<!-- b -->\r\n",
+    "unclosed comment": "<!-- the rest <p>is a comment</p>",
+    "comment closed by --!>": "<!--a--!>",
+    "xml declaration": '<?xml version="1.0" encoding="utf-8"?>\n',
+    "processing instruction": "<?php echo 1 ?>",
+    "end tags only": "</div></body></html>",
+    "control characters": "\x01\x02 <!-- -->",
+}
+
+
+@pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
+@pytest.mark.parametrize("data", list(NOTHING.values()), ids=list(NOTHING))
+def test_a_page_of_nothing_is_an_empty_document_for_all_three_calls(call, data):
+    """No text and no start tag: each call raises EmptyDocumentError (classify_page said "index")."""
+    with pytest.raises(EmptyDocumentError):
+        call(data)
+
+
+SOMETHING = {
+    "empty html element": "<html></html>",
+    "unclosed html tag": "<html lang=en",
+    "text after a comment": "<!-- a -->x",
+    "comment closed at once": "<!-->text",
+    "comment closed by --!>": "<!-- a --!> <p>text</p>",
+    "a lone <": "<",
+}
+
+
+@pytest.mark.parametrize("call, item_class", CALLS, ids=lambda c: getattr(c, "__name__", ""))
+@pytest.mark.parametrize("data", list(SOMETHING.values()), ids=list(SOMETHING))
+def test_a_page_with_a_start_tag_or_text_gives_an_item_from_all_three_calls(call, item_class, data):
+    assert isinstance(call(data), item_class)
+
+
+def test_text_after_comments_is_read():
+    assert extract_article("<!-- a --!> <p>Hello there</p>").articleBody == "Hello there"
+    assert holds_nothing("<!DOCTYPE html><!-- x --></p>") and not holds_nothing("<!DOCTYPE html><p>")
 
 
 @pytest.mark.parametrize("call", [extract_article, extract_product, classify_page])
@@ -209,3 +263,44 @@ def test_bom_beats_the_header_as_in_scrapy():
 @pytest.mark.parametrize("data", [b"\x00" * 100, b"A\x00\x00\x00\xff\xfe\xfd", b"\x89PNG\r\n\x1a\n\x00\x00"])
 def test_nul_bytes_that_are_not_wide_text_stay_binary(data):
     assert looks_binary(data)
+
+
+def many_attributes(count: int, attribute=lambda i: f"a{i}=1", sep: str = " ") -> str:
+    return f"<html><body><p>Before it.</p><div {sep.join(map(attribute, range(count)))}>Text after it.</div></body></html>"
+
+
+@pytest.mark.parametrize("call, item_class", CALLS, ids=lambda c: getattr(c, "__name__", ""))
+def test_a_tag_with_10_5_attributes_parses_at_once(call, item_class):
+    """libxml2 took minutes over it (a duplicate check per attribute against the earlier ones)."""
+    page = many_attributes(100_000).encode()
+    started = time.process_time()
+    assert isinstance(call(page), item_class)
+    assert time.process_time() - started < 5  # (minutes without the cap, 0.03 s with it)
+
+
+@pytest.mark.parametrize("attribute, sep", [
+    (lambda i: f"a{i}", " "), (lambda i: f'a{i}="1"', ""), (lambda i: f"A{i}='x y'", "\n"),
+])
+def test_a_tag_is_cut_to_max_attributes_and_the_page_after_it_is_kept(attribute, sep):
+    tree = parse_html(many_attributes(20_000, attribute, sep))
+    div = tree.find(".//div")
+    assert len(div.attrib) == MAX_ATTRIBUTES and div.text == "Text after it."
+    assert "Before it." in extract_article(many_attributes(20_000, attribute, sep)).articleBody
+
+
+LONG_BUT_FEW = {
+    # long tags of real pages: one long value, a few attributes
+    "data URI": f'<p>a</p><img alt="x" src="data:image/png;base64,{"QUJD" * 20_000}"><p>b</p>',
+    "SVG path": f'<svg><path fill="red" d="{"M 1 2 L 3 4 " * 10_000}"/></svg>',
+    # long text or script with no ">" (in a script, "<" and a letter is no tag)
+    "long paragraph": f'<p>{"word " * 20_000}</p>',
+    "script": f'<script>if (a <b) {{ {"x = y; " * 10_000} }}</script>',
+    # a tag with many attributes, but under LONG_TAG bytes
+    "1500 attributes": many_attributes(MAX_ATTRIBUTES + 500),
+}
+
+
+@pytest.mark.parametrize("page", list(LONG_BUT_FEW.values()), ids=list(LONG_BUT_FEW))
+def test_pages_without_a_hoard_of_attributes_are_parsed_as_they_are(page):
+    data = page.encode()
+    assert cap_attributes(data) is data
