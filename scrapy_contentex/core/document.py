@@ -305,7 +305,6 @@ _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 # attributes (no real page has them) keeps its first MAX_ATTRIBUTES.
 LONG_TAG = 32_768
 MAX_ATTRIBUTES = 1_000
-_START_TAG_RE = re.compile(rb"<[a-zA-Z]")
 _ATTR_RE = re.compile(rb"""[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
 
 
@@ -329,22 +328,33 @@ def cap_attributes(data: bytes) -> bytes:
             continue
         closed = data.find(b">", start + step)
         seen = closed = len(data) if closed < 0 else closed
-        # The run of bytes with no ">" around the block: a start tag in it
-        # begins at its first "<" and letter (a later one is in a quoted value).
-        tag = _START_TAG_RE.search(data, max(data.rfind(b">", pos, start), pos), closed)
-        if tag is None or closed - tag.start() < step or _in_raw_text(data, tag.start(), b"script"):
+        opened = _first_tag(data, max(data.rfind(b">", pos, start), pos), closed - step)
+        if opened < 0 or _in_raw_text(data, opened, b"script"):
             continue  # text, JSON or a script, or a tag shorter than a block
-        words = list(islice(_ATTR_RE.finditer(data, tag.start() + 1, closed), MAX_ATTRIBUTES + 2))
+        words = list(islice(_ATTR_RE.finditer(data, opened + 1, closed), MAX_ATTRIBUTES + 2))
         # the tag's name, then too many attributes; unless it is no tag (a
         # search back that finds no comment or style may read the whole page)
         if len(words) > MAX_ATTRIBUTES + 1 and not any(
-                _in_raw_text(data, tag.start(), name) for name in (b"SCRIPT", b"style", b"STYLE", b"!--")):
-            kept += [data[pos:tag.start() + 1], b" ".join(word.group() for word in words[:-1])]
+                _in_raw_text(data, opened, name) for name in (b"SCRIPT", b"style", b"STYLE", b"!--")):
+            kept += [data[pos:opened + 1], b" ".join(word.group() for word in words[:-1])]
             pos = closed
     if not kept:
         return data
     kept.append(data[pos:])
     return b"".join(kept)
+
+
+def _first_tag(data: bytes, start: int, end: int) -> int:
+    """Where the first start tag ("<" and a letter) of a run of bytes with no ">"
+    begins, if before ``end``, else -1: a later "<" is in one of its quoted values.
+
+    A search for "<" (a memchr in C) crosses long text, where "<" is rare,
+    several times faster than a regular expression would.
+    """
+    at = data.find(b"<", start, end)
+    while at >= 0 and not data[at + 1:at + 2].isalpha():
+        at = data.find(b"<", at + 1, end)
+    return at
 
 
 def _in_raw_text(data: bytes, at: int, name: bytes) -> bool:
