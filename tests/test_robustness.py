@@ -205,6 +205,7 @@ def test_odd_but_parseable_urls_are_kept(url):
     ("1e-5", None), ("1e+21", None), ("NaN", None), ("inf", None), ("9" * 16, None),
     ("12e", "12"), ("1 each", "1"), ("2 ea", "2"), ("£3e", "3"), ("12.99e", "12.99"),
     ("999999999999999", "999999999999999"), ("1 299,90 €", "1299.90"),
+    ("$30 (model 3e5)", "30"),
 ])
 def test_price_in_exponent_notation_or_past_any_real_price_is_no_amount(text, amount):
     """price-parser reads the mantissa of "1e308" (amount 1): no amount is better than a wrong one."""

@@ -101,10 +101,10 @@ _SYMBOL_RE = _symbols_regex([s for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS)
 _NUMBER_RE = re.compile(r"\d")
 # An amount in exponent notation ("1e308", "1.5E+02", "1,2e5"): price-parser
 # reads its mantissa alone (1e308 -> 1), and no shop shows prices this way
-# (a JSON number that large or small is one Python prints so), so such a
-# text has no usable price. The run starts after no letter or digit ("X2e4"
+# (a JSON number that large or small is one Python prints so), so such an
+# amount is no usable price. The run starts after no letter or digit ("X2e4"
 # is a model code) and needs a digit after the "e" ("12e", "1 each" are prices).
-_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9.,])\d[\d.,]*[eE][+-]?\d")
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9.,])(\d[\d.,]*)[eE][+-]?\d")
 # No real price reaches this (the dearest listings, in the smallest currency
 # units, stay below 10^13); past it the number is a placeholder or garbage.
 MAX_AMOUNT = Decimal(10) ** 15
@@ -267,9 +267,15 @@ def _parse_price(text: str, context: PageContext | None, currency_hint: str | No
     else:
         raw = currency_hint
     amount = None
-    if parsed.amount is not None and not _EXPONENT_RE.search(text):
+    if parsed.amount is not None and not _in_exponent_notation(text, parsed.amount):
         amount = normalize_amount(parsed.amount)
     return ParsedPrice(amount, currency_code(raw, context), raw.strip() if raw else None)
+
+
+def _in_exponent_notation(text: str, amount: Decimal) -> bool:
+    """The amount read is the mantissa of a number written with an exponent in ``text``
+    ("$1e308" reads 1); another number there ("$30 (model 3e5)") leaves it be."""
+    return any(Price.fromstring(match.group(1)).amount == amount for match in _EXPONENT_RE.finditer(text))
 
 
 # ---------------------------------------------------------------------------
