@@ -305,3 +305,21 @@ LONG_BUT_FEW = {
 def test_pages_without_a_hoard_of_attributes_are_parsed_as_they_are(page):
     data = page.encode()
     assert cap_attributes(data) is data
+
+
+def test_crawl_reads_a_utf16_page_and_skips_a_page_of_nothing_as_empty():
+    """The same decisions in a crawl: the middleware's skip check and the per-page work."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_contentex.middlewares import skip_reason
+    from scrapy_contentex.work import WorkSettings, process_page
+
+    page = f"<html><head><title>T</title></head><body><h1>T</h1>{BODY * 20}</body></html>"
+    body = page.encode("utf-16-be")
+    response = HtmlResponse("https://example.com/a", body=body,
+                            headers={"Content-Type": "text/html; charset=utf-16"})
+    assert skip_reason(response, 0) is None
+    result = process_page(body, response.url, "text/html; charset=utf-16", "article", WorkSettings())
+    assert result.skip is None and result.label in ("index", "content")
+    nothing = process_page(b"<!DOCTYPE html><!-- -->", response.url, "text/html", "article", WorkSettings())
+    assert nothing.skip == "empty" and nothing.label is None
