@@ -10,6 +10,7 @@ import codecs
 import re
 from collections.abc import Callable, Hashable
 from functools import cached_property
+from itertools import islice
 from typing import TypeVar
 from urllib.parse import urlsplit
 
@@ -46,6 +47,35 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+# Where the NUL bytes fall in the first four bytes of a page in a wide
+# encoding with no BOM, when they hold ASCII (markup or white space): the
+# XML specification's autodetection (appendix F), for any ASCII character.
+_WIDE_BY_NULS = {
+    (False, True, False, True): "utf-16-le",
+    (True, False, True, False): "utf-16-be",
+    (False, True, True, True): "utf-32-le",
+    (True, True, True, False): "utf-32-be",
+}
+
+
+def wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 (and its byte order) of a page without a BOM, else None.
+
+    An 8-bit or UTF-8 page never holds NUL bytes in its markup, one in UTF-16
+    one in every second byte of it: the first four bytes tell which, for the
+    cost of a slice and one search on an ordinary page. The page must then
+    open with a tag after white space, as markup does (a binary file whose
+    first bytes happen to fit the pattern does not).
+    """
+    head = data[:4]
+    if b"\0" not in head or len(head) < 4 or not head.isascii():
+        return None
+    encoding = _WIDE_BY_NULS.get(tuple(byte == 0 for byte in head))
+    if encoding is None or not data[:256].decode(encoding, "ignore").lstrip().startswith("<"):
+        return None
+    return encoding
+
+
 def _detect(data: bytes) -> str:
     """Guess the encoding of undeclared non-UTF-8 bytes.
 
@@ -68,7 +98,8 @@ def _detect(data: bytes) -> str:
 
 
 def detect_encoding(data: bytes, content_type: str | None = None) -> str:
-    """Pick the encoding of ``data``: header, BOM, UTF-8 check, meta charset, detection.
+    """Pick the encoding of ``data``: BOM, UTF-16/32 by its NULs, header, UTF-8 check,
+    meta charset, detection.
 
     Scrapy trusts a meta charset blindly; we check UTF-8 validity before it
     because pages that are UTF-8 but declare GBK (or the reverse template
@@ -82,12 +113,15 @@ def _detection(data: bytes, content_type: str | None = None) -> tuple[str, str |
     """:func:`detect_encoding`'s choice, and ``data`` decoded with it when a strict
     decode of all of ``data`` is what proved the choice (the text is kept, not
     decoded a second time), else None."""
+    bom_enc, _ = read_bom(data)
+    if bom_enc:  # (before the header, as Scrapy does: w3lib's html_to_unicode)
+        return bom_enc, None
+    wide = wide_encoding(data)
+    if wide:  # (before the header too: its "utf-16" does not say the byte order)
+        return wide, _strict(data, wide)
     header_enc = http_content_type_encoding(content_type) if content_type else None
     if header_enc and (text := _strict(data, header_enc)) is not None:
         return header_enc, text
-    bom_enc, _ = read_bom(data)
-    if bom_enc:
-        return bom_enc, None
     if (text := _strict(data, "utf-8")) is not None:
         return "utf-8", text
     declared = html_body_declared_encoding(data)
@@ -112,7 +146,7 @@ def looks_binary(data: bytes) -> bool:
     if head.startswith((b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")):
         return True
     bom_enc, _ = read_bom(head)
-    if bom_enc and bom_enc.startswith("utf-16"):
+    if bom_enc and bom_enc.startswith(("utf-16", "utf-32")) or wide_encoding(head):
         return False
     return head.count(b"\x00") > 0
 
@@ -149,9 +183,31 @@ def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, b
         same = body if text is not None and _is_utf8(encoding) else None
         if text is None:
             text = body.decode(encoding, errors="replace")
-    if not text or text.isspace():
-        raise EmptyDocumentError("empty body")
+    if holds_nothing(text):
+        raise EmptyDocumentError("empty document: no text and no start tag")
     return text, same
+
+
+# What a page may hold and still be empty: white space, the C0 controls the
+# parser drops, comments (an unclosed one runs to the end, as in browsers),
+# doctypes and other "<!" declarations, processing instructions ("<?xml"),
+# end tags. Comments end as HTML5 (and libxml2) end them: "<!-->", "<!--->",
+# "-->", "--!>". Possessive: the scan never goes back over what it read.
+_NOTHING_RE = re.compile(
+    r"(?:[\s\x00-\x08\x0b\x0c\x0e-\x1f]+|<!--(?:-?>|.*?--!?>|.*\Z)|<![^>]*>?|<\?[^>]*>?|</[^>]*>?)*+",
+    re.S,
+)
+
+
+def holds_nothing(text: str) -> bool:
+    """The page holds no text and no start tag: an empty document for every public call.
+
+    libxml2 builds no tree for such a page; the page type works on the text
+    and would call it an index page. One cheap check here, shared by all
+    three calls, makes them agree: each raises EmptyDocumentError. On an
+    ordinary page the scan stops at the first start tag (after the doctype).
+    """
+    return _NOTHING_RE.match(text).end() == len(text)
 
 
 def _is_utf8(encoding: str) -> bool:
@@ -164,6 +220,9 @@ def _is_utf8(encoding: str) -> bool:
 def looks_like_html(data: bytes | str) -> bool:
     """Cheap check that a body is markup rather than JSON, CSV or plain text."""
     head = data[:4096] if isinstance(data, bytes) else data[:4096].encode("utf-8", "replace")
+    wide = (read_bom(head)[0] or wide_encoding(head)) if isinstance(data, bytes) else None
+    if wide and wide != "utf-8":  # UTF-16/32 markup holds NULs between its letters
+        head = head.decode(wide, "replace").encode("utf-8")
     return bool(_MARKUP_RE.search(head))
 
 
@@ -238,15 +297,84 @@ def flatten_nesting(text: str, max_depth: int = MAX_DEPTH) -> str:
 _CTRL_EACH = tuple(bytes((byte,)) for byte in _CTRL_BYTES)
 
 
+# libxml2 checks each attribute name of a start tag against all the earlier
+# ones of the tag: 10^4 attributes parse in 0.2 s, 10^5 (one tag under 1 MB)
+# for minutes. Distinct names take three bytes or more past the first few
+# hundred, so a tag under LONG_TAG bytes holds under about 8,000 attributes
+# (0.1 s), and only longer tags are looked at: one with over MAX_ATTRIBUTES
+# attributes (no real page has them) keeps its first MAX_ATTRIBUTES.
+LONG_TAG = 32_768
+MAX_ATTRIBUTES = 1_000
+_ATTR_RE = re.compile(rb"""[^\s=/>"']+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?""")
+
+
+def cap_attributes(data: bytes) -> bytes:
+    """``data`` with every start tag of over ``MAX_ATTRIBUTES`` attributes cut to that many.
+
+    Why so cheap on ordinary pages: any run of ``LONG_TAG`` bytes holds
+    one of the page's blocks of ``LONG_TAG // 2`` bytes whole, so a page in
+    which every such block holds a ">" has no tag that long, and a search
+    for ">" stops within a few dozen bytes of each block's start. Only a
+    block with no ">" (a long tag, or long text, script or JSON) costs a
+    closer look. A tag whose attribute values hold ">" (quoted) escapes the
+    gate; see the README's Limits.
+    """
+    step = LONG_TAG // 2
+    kept: list[bytes] = []
+    pos = 0  # where the page is copied from next
+    seen = 0  # the end of the last run of bytes with no ">" looked at
+    for start in range(0, len(data) - step + 1, step):
+        if start < seen or data.find(b">", start, start + step) >= 0:
+            continue
+        closed = data.find(b">", start + step)
+        seen = closed = len(data) if closed < 0 else closed
+        opened = _first_tag(data, max(data.rfind(b">", pos, start), pos), closed - step)
+        if opened < 0 or _in_raw_text(data, opened, b"script"):
+            continue  # text, JSON or a script, or a tag shorter than a block
+        words = list(islice(_ATTR_RE.finditer(data, opened + 1, closed), MAX_ATTRIBUTES + 2))
+        # the tag's name, then too many attributes; unless it is no tag (a
+        # search back that finds no comment or style may read the whole page)
+        if len(words) > MAX_ATTRIBUTES + 1 and not any(
+                _in_raw_text(data, opened, name) for name in (b"SCRIPT", b"style", b"STYLE", b"!--")):
+            kept += [data[pos:opened + 1], b" ".join(word.group() for word in words[:-1])]
+            pos = closed
+    if not kept:
+        return data
+    kept.append(data[pos:])
+    return b"".join(kept)
+
+
+def _first_tag(data: bytes, start: int, end: int) -> int:
+    """Where the first start tag ("<" and a letter) of a run of bytes with no ">"
+    begins, if before ``end``, else -1: a later "<" is in one of its quoted values.
+
+    A search for "<" (a memchr in C) crosses long text, where "<" is rare,
+    several times faster than a regular expression would.
+    """
+    at = data.find(b"<", start, end)
+    while at >= 0 and not data[at + 1:at + 2].isalpha():
+        at = data.find(b"<", at + 1, end)
+    return at
+
+
+def _in_raw_text(data: bytes, at: int, name: bytes) -> bool:
+    """Whether ``at`` is inside the element ``name`` (a comment for "!--") left open
+    before it, where libxml2 reads no tag. Each search back stops at the nearest
+    opening and closing, close by when the page has that element."""
+    closing = b"-->" if name == b"!--" else b"</" + name
+    return data.rfind(b"<" + name, 0, at) > data.rfind(closing, 0, at)
+
+
 def _parser_input(text: str, utf8: bytes | None = None) -> bytes:
-    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?').
+    """UTF-8 without the control characters libxml2 refuses (a lone surrogate becomes '?'),
+    and no start tag with more than ``MAX_ATTRIBUTES`` attributes (:func:`cap_attributes`).
 
     ``utf8``: ``text`` already encoded (the bytes the page came as), used as they are.
     """
     data = text.encode("utf-8", "replace") if utf8 is None else utf8
     if any(byte in data for byte in _CTRL_EACH):
         data = data.translate(None, _CTRL_BYTES)
-    return data
+    return cap_attributes(data)
 
 
 def _parse(data: bytes) -> tuple[lxml_html.HtmlElement | None, bool]:
@@ -278,7 +406,14 @@ def _parsed(text: str, utf8: bytes | None = None) -> tuple[lxml_html.HtmlElement
         if too_deep:
             data = _parser_input(flatten_nesting(text))
             root, _ = _parse(data)
-    except (etree.ParserError, ValueError) as exc:
+    except etree.ParserError as exc:
+        if "empty" not in str(exc):
+            raise EmptyDocumentError(f"unparseable document: {exc}") from exc
+        # libxml2 found no element though the page holds some text or a
+        # start tag ("<html" unclosed): an empty page, read as one, as the
+        # page type reads it (only a page of nothing is EmptyDocumentError).
+        root = lxml_html.document_fromstring(b"<html><body></body></html>", parser=_PARSER)
+    except ValueError as exc:
         raise EmptyDocumentError(f"unparseable document: {exc}") from exc
     if root is None:
         raise EmptyDocumentError("unparseable document")

@@ -99,6 +99,15 @@ def _symbols_regex(symbols: list[str]) -> re.Pattern:
 _SYMBOL_RE = _symbols_regex([s for s in sorted(list(_SYMBOLS) + list(_AMBIGUOUS), key=len, reverse=True)
                              if not (len(s) == 1 and s.isascii() and s.isalpha())])
 _NUMBER_RE = re.compile(r"\d")
+# An amount in exponent notation ("1e308", "1.5E+02", "1,2e5"): price-parser
+# reads its mantissa alone (1e308 -> 1), and no shop shows prices this way
+# (a JSON number that large or small is one Python prints so), so such an
+# amount is no usable price. The run starts after no letter or digit ("X2e4"
+# is a model code) and needs a digit after the "e" ("12e", "1 each" are prices).
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9.,])(\d[\d.,]*)[eE][+-]?\d")
+# No real price reaches this (the dearest listings, in the smallest currency
+# units, stay below 10^13); past it the number is a placeholder or garbage.
+MAX_AMOUNT = Decimal(10) ** 15
 
 
 @dataclass(frozen=True)
@@ -192,14 +201,18 @@ def sign_fits(raw: str | None, code: str | None) -> bool:
 
 
 def normalize_amount(value: Decimal | str | float | int | None) -> str | None:
-    """A plain decimal string ("87.11", "450"): no exponent, no thousands separators."""
+    """A plain decimal string ("87.11", "450"): no exponent, no thousands separators.
+
+    None for what is no price: not a number, NaN, infinite, negative, or
+    ``MAX_AMOUNT`` and over.
+    """
     if value is None:
         return None
     try:
         amount = Decimal(str(value).strip())
     except (InvalidOperation, ValueError):
         return None
-    if not amount.is_finite() or amount < 0:
+    if not amount.is_finite() or amount < 0 or amount >= MAX_AMOUNT:
         return None
     text = format(amount, "f")
     if "." in text:
@@ -222,7 +235,9 @@ def parse_price(text: str | None, context: PageContext | None = None,
     """Amount and currency from a price as shown ("¥1,299.00", "1.234,56 €", "99元").
 
     ``currency_hint`` is a currency already known (e.g. from structured data);
-    it is used when the text shows none.
+    it is used when the text shows none. A text with no usable amount (an
+    exponent, NaN, an amount past ``MAX_AMOUNT``) gives amount None and
+    still its currency.
     """
     if not text or not _NUMBER_RE.search(text):
         return ParsedPrice(None, currency_code(currency_hint, context), currency_hint)
@@ -251,8 +266,16 @@ def _parse_price(text: str, context: PageContext | None, currency_hint: str | No
         raw = "R"
     else:
         raw = currency_hint
-    amount = normalize_amount(parsed.amount) if parsed.amount is not None else None
+    amount = None
+    if parsed.amount is not None and not _in_exponent_notation(text, parsed.amount):
+        amount = normalize_amount(parsed.amount)
     return ParsedPrice(amount, currency_code(raw, context), raw.strip() if raw else None)
+
+
+def _in_exponent_notation(text: str, amount: Decimal) -> bool:
+    """The amount read is the mantissa of a number written with an exponent in ``text``
+    ("$1e308" reads 1); another number there ("$30 (model 3e5)") leaves it be."""
+    return any(Price.fromstring(match.group(1)).amount == amount for match in _EXPONENT_RE.finditer(text))
 
 
 # ---------------------------------------------------------------------------
