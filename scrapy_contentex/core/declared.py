@@ -59,9 +59,12 @@ BLOG = _family("Blog")
 WEB_PAGE = _family("WebPage")
 #: Pages that list other pages.
 LIST_PAGE = _family("CollectionPage ItemList SearchResultsPage")
-#: Goods: Product and its subtypes (vehicles included).
-PRODUCT = _family(
-    "Product ProductGroup ProductModel IndividualProduct SomeProducts Vehicle Car Motorcycle"
+#: The Product type itself: the one thing a product page is about.
+ONE_PRODUCT = _family("Product")
+#: Goods: Product and its subtypes (vehicles included). Shops' category pages declare a
+#: ProductGroup too (for the products they list).
+PRODUCT = ONE_PRODUCT | _family(
+    "ProductGroup ProductModel IndividualProduct SomeProducts Vehicle Car Motorcycle"
 )
 #: Creative works shops sell as products; review and documentation pages declare them too.
 SOLD_WORK = _family("Book SoftwareApplication MobileApplication VideoGame")

@@ -45,8 +45,8 @@ from .declared import (
     MEDIA,
     OG_PRODUCT,
     OG_WEBSITE,
+    ONE_PRODUCT,
     POSTING,
-    PRODUCT,
     QUESTION,
     THREAD,
 )
@@ -116,12 +116,14 @@ _CONTENT_ATTR_RE = re.compile(r"""\bcontent\s*=\s*["']?\s*([^"'\s>]+)""", re.I)
 _LD_TYPE_RE = re.compile(r""""@type"\s*:\s*\[?\s*"(?:https?://schema\.org/)?(\w+)\"""")
 # Types of a page about one thing: an article or post, a thread, a Q&A page, a
 # product, a recipe, a video. Not a Question alone: FAQ pages declare many (a
-# page's one question counts in _one_subject).
-_LD_CONTENT = ARTICLE | POSTING | (THREAD - QUESTION) | PRODUCT | MEDIA
+# page's one question counts in _one_subject). The Product type itself, not its
+# family: shops' category pages declare one ProductGroup for what they list (with
+# the family, collection pages of wcxb-dev read as content; grouped CV lost index pages).
+_LD_CONTENT = ARTICLE | POSTING | (THREAD - QUESTION) | ONE_PRODUCT | MEDIA
 _LD_INDEX = LIST_PAGE
 # The subject of a page about one thing: a product, a Q&A page or question, a
 # discussion thread (JSON-LD or microdata types).
-_SUBJECT_TYPES = THREAD | PRODUCT
+_SUBJECT_TYPES = THREAD | ONE_PRODUCT
 
 
 _MD_TYPE_RE = re.compile(r'itemtype\s*=\s*["\']?https?://schema\.org/(\w+)')
@@ -431,7 +433,7 @@ def declared_features(html: str, scan: LinkBlockScan | None = None) -> dict[str,
         feats[_OG_KIND.get(og.split(".")[0], "og_other")] = 1.0
     products = articles = lists = 0
     for t in ld + md:
-        if t in PRODUCT:
+        if t in ONE_PRODUCT:
             products += 1
         elif t in _ARTICLE_TYPES:
             articles += 1
