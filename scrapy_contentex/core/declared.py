@@ -8,10 +8,11 @@ guess, the page type), each for its own question: "is this one article?",
 vocabulary here and compose the families they mean, each saying why.
 
 Families follow schema.org's type tree (https://schema.org/Article and
-https://schema.org/Product with their subtypes). Names are matched without
-their ``https://schema.org/`` or ``schema:`` prefix and without regard to
-case: pages write ``"article"`` or ``"Webpage"`` too, and no two schema.org
-types differ only in case.
+https://schema.org/Product with their subtypes) and hold names as schema.org
+writes them. The readers here give a page's names without their
+``https://schema.org/`` or ``schema:`` prefix and in schema.org's case when
+they name a type of a family: pages write ``"article"`` or ``"Webpage"`` too,
+and no two schema.org types differ only in case.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ if TYPE_CHECKING:
 
 
 def _family(names: str) -> frozenset[str]:
-    """The case-folded names of a space-separated list of schema.org types."""
-    return frozenset(name.casefold() for name in names.split())
+    """The names of a space-separated list of schema.org types."""
+    return frozenset(names.split())
 
 
 #: NewsArticle and every subtype schema.org defines.
@@ -83,9 +84,16 @@ OG_WEBSITE = "website"
 OG_PRODUCT = "product"
 
 
+#: Every family's names by their case-folded form.
+_CANONICAL = {name.casefold(): name for family in (
+    ARTICLE, POSTING, THREAD, ANSWER, COMMENT, BLOG, WEB_PAGE, LIST_PAGE, PRODUCT, SOLD_WORK, OFFER, MEDIA,
+) for name in family}
+
+
 def local_name(name: str) -> str:
-    """A type name without its URL or ``prefix:``, case-folded: the form families hold."""
-    return name.rsplit("/", 1)[-1].rsplit(":", 1)[-1].casefold()
+    """A type name without its URL or ``prefix:``, in schema.org's case when a family holds it."""
+    name = name.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return _CANONICAL.get(name.casefold(), name)
 
 
 def object_types(obj: dict) -> frozenset[str]:
