@@ -74,13 +74,3 @@ def test_callers_compose_the_families_they_mean():
     assert _structured_vote(_page('<meta property="og:type" content="product.item">')) == 1
 
 
-
-def test_a_product_typed_in_lower_case_is_read():
-    """Pages write ``"@type": "product"`` too: its fields are the product's."""
-    from scrapy_contentex import extract_product
-
-    html = ('<html><head><script type="application/ld+json">{"@type": "product", "name": "Desk lamp",'
-            ' "sku": "DL-42", "offers": {"@type": "Offer", "price": "12.50", "priceCurrency": "EUR"}}'
-            '</script></head><body><h1>Desk lamp</h1><p>A lamp for your desk.</p></body></html>')
-    product = extract_product(html)
-    assert (product.sku, product.price, product.currency) == ("DL-42", "12.50", "EUR")
