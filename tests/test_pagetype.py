@@ -231,7 +231,9 @@ def test_one_discussion_in_microdata_is_a_content_declaration():
     assert declared_type(qa) == 1
     thread = '<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>'
     assert declared_type(og + thread * 3) == -1  # a list of threads
+    # the Product type itself: category pages declare a ProductGroup for what they list
     assert declared_type('<div itemtype="https://schema.org/ProductGroup"></div>') == 0
+    assert declared_type('<div itemtype="https://schema.org/Product"></div>') == 1
 
 
 def test_one_question_with_its_answers_is_a_content_declaration():

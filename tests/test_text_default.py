@@ -750,21 +750,22 @@ def test_page_blocks_of_a_page_larger_than_the_first_table_size():
                                              if not c.isdigit()).strip()
 
 
-def test_first_title_is_the_first_in_document_order():
-    """The head is searched first only when it opens the page; otherwise (and when it
-    holds no title) the whole tree is, so an earlier <title> (an SVG's) is never skipped."""
-    from lxml import etree
+def test_page_blocks_read_the_title_the_metadata_reads():
+    """The line features and the headline rule read the <title> as ``title.page_title`` does:
+    the first non-empty one (the head's first), on one line, entities a template escaped
+    twice decoded; an empty first <title> or an icon's in the body is not the page's."""
     from lxml import html as lxml_html
 
-    from scrapy_contentex.core.text.region import _first_in_head
+    from scrapy_contentex.core.title import doc_title
 
-    def first_text(root):
-        return ["".join(el.itertext()) for el in _first_in_head(root, "title")]
+    def both(markup):
+        pb = PageBlocks(lxml_html.fromstring(markup))
+        return pb.title, doc_title(Document(markup))
 
-    page = lxml_html.fromstring("<html><head><title>Head</title></head><body><p>x</p></body></html>")
-    assert first_text(page) == ["Head"]
-    no_title = lxml_html.fromstring("<html><head><meta charset='utf-8'></head><body><title>Late</title></body></html>")
-    assert first_text(no_title) == ["".join(next(no_title.iter("title")).itertext())]
-    root = etree.fromstring("<html><body><svg><title>Icon</title></svg></body><head><title>Head</title></head></html>")
-    assert first_text(root) == ["Icon"]
-    assert first_text(lxml_html.fromstring("<div><p>no title</p></div>")) == []
+    body = "<body><svg><title>Icon</title></svg><p>Some text here.</p></body>"
+    assert both(f"<html><head><title>Head\n line</title></head>{body}</html>") == ("Head line",) * 2
+    assert both(f"<html><head><title> </title><title>Second</title></head>{body}</html>") == ("Second",) * 2
+    assert both("<html><head><title>Fish &amp;amp; Chips</title></head><body><p>x</p></body></html>") == (
+        "Fish & Chips",) * 2
+    assert both(f"<html><head><meta charset='utf-8'></head>{body}</html>") == ("Icon",) * 2
+    assert both("<div><p>no title</p></div>") == (None, None)

@@ -25,21 +25,32 @@ import re
 from lxml import etree
 from lxml.html import HtmlElement
 
+from .declared import (
+    ANSWER,
+    ARTICLE,
+    BLOG,
+    COMMENT,
+    OFFER,
+    OG_ARTICLE,
+    OG_PRODUCT,
+    POSTING,
+    PRODUCT,
+    THREAD,
+    og_type,
+    page_types,
+)
 from .document import Document, body_of
 from .lang import has_punct, normalize_space, token_count
 from .records import body_leaves
 from .shop_words import CART_ATTR_RE, CART_RE, CURRENT_PRICE_WORDS, LABEL_FIELDS, words_pattern
-from .structured import document_objects, types_of
 
-PRODUCT_TYPES = frozenset(
-    "Product ProductGroup ProductModel IndividualProduct SomeProducts Offer AggregateOffer "
-    "Vehicle Car".split()
-)
-ARTICLE_TYPES = frozenset(
-    "Article NewsArticle BlogPosting Blog ReportageNewsArticle AnalysisNewsArticle "
-    "OpinionNewsArticle ScholarlyArticle TechArticle LiveBlogPosting DiscussionForumPosting "
-    "SocialMediaPosting QAPage Question Answer Comment Report".split()
-)
+#: Types of a shop page: goods and offers. Not the creative works shops sell too
+#: (books, software): review and documentation pages declare those.
+PRODUCT_TYPES = PRODUCT | OFFER
+#: Types of everything read as text: articles and posts, threads and Q&As with their
+#: answers and comments (a product page declares none of them), a blog.
+ARTICLE_TYPES = ARTICLE | POSTING | THREAD | ANSWER | COMMENT | BLOG
+
 _PRICE_TEXT_RE = re.compile(
     r"(?:[$€£¥₹₽₩￥]|US\$|RMB|CHF|EUR|USD|zł|Kč|kr|Lei|Kn|тг|руб|元|円|원)\s?\d[\d.,\s]{0,12}|"
     r"\d[\d.,\s]{0,12}\s?(?:[$€£¥₹₽₩]|元|円|원|zł|Kč|kr|Lei|Kn|тг|руб|CHF|EUR)",
@@ -50,12 +61,9 @@ _PRICE_CLASS_RE = re.compile(r"price|preis|prix|precio|prezzo|cena", re.I)
 
 def _structured_vote(doc: Document) -> int:
     """+1 product, -1 article, 0 unknown, from types the page declares."""
-    types: set[str] = set()
-    for obj in document_objects(doc):
-        types |= types_of(obj)
-    og_type = (doc.meta.get("og:type") or "").lower()
-    product = bool(types & PRODUCT_TYPES) or "product" in og_type
-    article = bool(types & ARTICLE_TYPES) or og_type in ("article", "blog", "news")
+    types, og = page_types(doc, microdata=True), og_type(doc)
+    product = bool(types & PRODUCT_TYPES) or OG_PRODUCT in og
+    article = bool(types & ARTICLE_TYPES) or og in OG_ARTICLE
     if product and not article:
         return 1
     if article and not product:

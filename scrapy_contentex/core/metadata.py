@@ -28,13 +28,14 @@ from .date_model import features as date_features
 from .date_model import load_model as load_date_model
 from .date_model import merge as merge_dates
 from .dates import DateMatch, date_from_url, find_dates, parse_date
+from .declared import QA_PAGE, WEB_PAGE, object_types, og_type
 from .document import Document
 from .headline import extract_headline
 from .lang import CJK_RE, folded, guess_language, normalize_space, token_count
 from .pagetype_model import LogisticModel
 from .structured import json_ld_objects, types_of
 from .text.common import block_text
-from .title import ARTICLE_TYPES, SitePredicate, page_headings, segments, site_test
+from .title import HEADLINE_TYPES, SitePredicate, page_headings, segments, site_test
 
 KEYS = ("headline", "datePublished", "datePublishedRaw", "authors", "inLanguage", "description")
 
@@ -227,9 +228,15 @@ def _dateline_anchor(doc: Document, text: str, anchor: str | None) -> str | None
     return anchor
 
 
+#: Page-level objects that wrap the page's article or question.
+_PAGE_WRAPPERS = WEB_PAGE | QA_PAGE
+
+
 def _article_objects(objects: list[dict]) -> list[dict]:
-    objects = [o for o in objects if types_of(o) & ARTICLE_TYPES]
-    return sorted(objects, key=lambda o: bool(types_of(o) & {"WebPage", "QAPage"}))
+    """The objects whose headline may be the page's (``HEADLINE_TYPES``), the page-level
+    wrappers (WebPage, QAPage) last: the article or question they hold is more specific."""
+    objects = [o for o in objects if object_types(o) & HEADLINE_TYPES]
+    return sorted(objects, key=lambda o: bool(object_types(o) & _PAGE_WRAPPERS))
 
 
 def declared_body(page: HtmlElement | Document) -> str | None:
@@ -775,9 +782,9 @@ def _author_page_facts(doc: Document, articles: list[dict], dated: bool) -> dict
     """What the author model's "no author" option reads of the page (author_model.PAGE_FACTS;
     author_candidates adds whether the headline is printed): whether the page has a
     publication date and declares an article (JSON-LD, og:type)."""
-    ld_article = any(types_of(o) & ARTICLE_TYPES - {"WebPage", "QAPage"} for o in articles)
+    ld_article = any(object_types(o) & (HEADLINE_TYPES - _PAGE_WRAPPERS) for o in articles)
     return {"dated": float(dated), "ld_article": float(ld_article),
-            "og_article": float((doc.meta.get("og:type") or "").strip().lower() == "article")}
+            "og_article": float(og_type(doc) == "article")}  # the word the model was trained on
 
 
 def author_candidates(sources: AuthorSources,

@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 from lxml.html import HtmlElement
 from rapidfuzz.distance import Levenshtein
 
+from .declared import ARTICLE, POSTING, THREAD, WEB_PAGE, object_types
 from .document import Document
 from .lang import folded, normalize_space, token_count
 from .structured import json_ld_objects, types_of
@@ -54,12 +55,10 @@ H1_MIN_SIMILARITY: float | None = 0.3
 # Candidates longer than this many tokens are not titles ("abnormal" strings).
 MAX_TITLE_TOKENS = 80
 
-ARTICLE_TYPES = frozenset(
-    "Article NewsArticle BlogPosting Report ReportageNewsArticle AnalysisNewsArticle "
-    "OpinionNewsArticle ReviewNewsArticle BackgroundNewsArticle LiveBlogPosting "
-    "TechArticle ScholarlyArticle SocialMediaPosting DiscussionForumPosting "
-    "QAPage Question WebPage".split()
-)
+#: Objects whose headline (or name) is the page's headline: an article or post, a thread or
+#: Q&A (its question is the page's heading), and the generic WebPage, whose name sites fill
+#: with the page's title. Not an answer or a comment: their names are replies'.
+HEADLINE_TYPES = ARTICLE | POSTING | THREAD | WEB_PAGE
 
 # Separators between a headline and a site/section name. Spaced separators are
 # safe in any script; unspaced '|' is a separator too, and so is an unspaced '_'
@@ -249,7 +248,7 @@ def doc_title(doc: Document) -> str | None:
 def structured_headline(tree: HtmlElement, objects: list[dict] | None = None) -> str | None:
     """JSON-LD ``headline`` (or ``name``) of the first article-like object."""
     for obj in json_ld_objects(tree) if objects is None else objects:
-        if not types_of(obj) & ARTICLE_TYPES:
+        if not object_types(obj) & HEADLINE_TYPES:
             continue
         for key in ("headline", "name"):
             value = obj.get(key)

@@ -568,10 +568,7 @@ def _name_bits(pb: PageBlocks, owners: list[int], parent: np.ndarray, levels: in
 
 
 def _title_tokens(pb: PageBlocks) -> set[str]:
-    title = pb.tag_texts("title", first=True)
-    if not title:
-        return set()
-    return {w.lower() for w in TOKEN_RE.findall(title[0] or "")}
+    return {w.lower() for w in TOKEN_RE.findall(pb.title or "")}
 
 
 def _depths(parent: np.ndarray) -> np.ndarray:

@@ -519,8 +519,7 @@ def _headline(pb: PageBlocks) -> tuple[str, str]:
     most tokens with the <title> wins; with no <title> the first h1 wins.
     Returns (headline, title).
     """
-    title_text = pb.tag_texts("title", first=True)  # C-level walk; find() is ElementPath
-    title = normalize_space(title_text[0]) if title_text else ""
+    title = pb.title or ""
     h1s = [text for text in map(normalize_space, pb.tag_texts("h1")) if text]
     if not h1s:
         return "", title

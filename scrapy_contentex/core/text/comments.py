@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..declared import ANSWER, ARTICLE, OG_ARTICLE, OG_THREAD, THREAD, og_type, page_types
 from ..document import Document
 from .block_features import _LINK_SHARE, _NAME_GROUPS, _TOKENS, PageLines, _bits_of, _inside
 from .region import _DIGITS_RE, _HINT_SPLIT_RE, PageBlocks
@@ -27,13 +28,6 @@ from .region import _DIGITS_RE, _HINT_SPLIT_RE, PageBlocks
 _COMMENT_BIT = 1 << [name for name, _ in _NAME_GROUPS].index("name_comment")
 #: A prose line: this many tokens or more, in a block with at most this link share.
 _PROSE_TOKENS, _PROSE_LINK_SHARE = 10, 0.3
-#: schema.org types and og:type words of pages whose replies are the content.
-_DISCUSSION_TYPES = frozenset(("discussionforumposting", "qapage", "question", "answer"))
-_DISCUSSION_OG = ("forum", "question", "discussion")
-#: schema.org types and the og:type of pages that say they are one article or post.
-_ARTICLE_TYPES = frozenset(("article", "newsarticle", "blogposting", "report", "liveblogposting",
-                            "techarticle", "scholarlyarticle"))
-_ARTICLE_OG = frozenset(("article", "blog"))
 #: Class/id words of an article's own markup ("entry-content", "story-body",
 #: "blog-post") and of a thread's ("topic-detail", "question-main", "bbs-post").
 _ARTICLE_WORDS = frozenset(("article", "story", "entry", "blog"))
@@ -43,30 +37,22 @@ _MARKUP_LEVELS = 6
 
 
 def declares_discussion(doc: Document) -> bool:
-    """The page says it is a thread or a Q&A (JSON-LD ``@type`` or og:type)."""
-    for obj in doc.json_ld:
-        kind = obj.get("@type")
-        for name in kind if isinstance(kind, list) else (kind,):
-            if isinstance(name, str) and name.lower() in _DISCUSSION_TYPES:
-                return True
-    og_type = (doc.meta.get("og:type") or "").lower()
-    return any(word in og_type for word in _DISCUSSION_OG)
+    """The page says it is a thread or a Q&A (JSON-LD ``@type`` or og:type): a thread or Q&A
+    type, or an answer, which only Q&A pages declare (not a comment: articles declare theirs)."""
+    return bool(page_types(doc) & (THREAD | ANSWER)) or any(w in og_type(doc) for w in OG_THREAD)
 
 
 def declares_article(doc: Document) -> bool:
-    """The page says it is one article or post (JSON-LD ``@type`` ending in
-    "Article", ``BlogPosting``, ``Report``; or og:type "article").
+    """The page says it is one article or post (JSON-LD ``@type`` of the article family, or
+    og:type "article" or "blog").
 
     Publishing tools write it on a story's own page and not on the section,
     home or tag pages that list stories, nor (with a forum type instead) on
     a thread's pages: a page-level counterpart of :func:`in_article_markup`.
+    The article family alone: a social-media posting may be a forum's post.
+    og:type "news" is left out: the comment model was trained without it.
     """
-    for obj in doc.json_ld:
-        kind = obj.get("@type")
-        for name in kind if isinstance(kind, list) else (kind,):
-            if isinstance(name, str) and (name.lower() in _ARTICLE_TYPES or name.endswith("NewsArticle")):
-                return True
-    return (doc.meta.get("og:type") or "").strip().lower() in _ARTICLE_OG
+    return bool(page_types(doc) & ARTICLE) or og_type(doc) in OG_ARTICLE - {"news"}
 
 
 def prose_lines(line_tokens: np.ndarray, link_share: np.ndarray) -> np.ndarray:

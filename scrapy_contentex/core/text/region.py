@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from itertools import accumulate, compress, islice
+from functools import cached_property
+from itertools import accumulate, compress
 from operator import sub
 
 from lxml import etree
 from lxml.html import HtmlElement
 
 from ..lang import TOKEN_RE
+from ..title import page_title
 
 # Never content: code, embedded objects, form controls, the head, and image
 # captions (article truths leave captions out; measured on all sets).
@@ -189,7 +191,7 @@ class PageBlocks:
         self.params = params or RegionParams()
         self.root = root
         self._sigs: dict[int, tuple[str, str]] = {}
-        self._tag_texts: dict[tuple[str, bool], list[str]] = {}
+        self._tag_texts: dict[str, list[str]] = {}
         #: Token counts of the page's lines, when the line features have
         #: counted them (:func:`.block_features.page_lines`): the pattern
         #: filter of :func:`.combined.finish` reads them rather than count again.
@@ -589,17 +591,22 @@ class PageBlocks:
             return top, None
         return top, run
 
-    def tag_texts(self, tag: str, first: bool = False) -> list[str]:
-        """``text_content()`` of the tree's ``tag`` elements in document order (of the first only
-        with ``first``), read once per page: the line features and the headline rule both ask
-        for the <title> and the <h1>s, and each ask walked the tree (C-level, yet the whole tree).
+    def tag_texts(self, tag: str) -> list[str]:
+        """``text_content()`` of the tree's ``tag`` elements in document order, read once per
+        page: the line features and the headline rule both ask for the <h1>s, and each ask
+        walked the tree (C-level, yet the whole tree).
         """
-        key = (tag, first)
-        found = self._tag_texts.get(key)
+        found = self._tag_texts.get(tag)
         if found is None:
-            elements = _first_in_head(self.root, tag) if first else self.root.iter(tag)
-            found = self._tag_texts[key] = [el.text_content() for el in islice(elements, 1 if first else None)]
+            found = self._tag_texts[tag] = [el.text_content() for el in self.root.iter(tag)]
         return found
+
+    @cached_property
+    def title(self) -> str | None:
+        """The page's ``<title>`` as the metadata reads it (:func:`..title.page_title`: the first
+        non-empty one, on one line), read once: the line features' title similarity and the
+        headline rule compare lines with the title the reader is shown."""
+        return page_title(self.root)
 
     def subtree_end(self, i: int) -> int:
         """One past the last descendant of ``i`` in document order."""
@@ -813,24 +820,6 @@ def page_blocks(root: HtmlElement, params: RegionParams | None = None) -> PageBl
             return pb
     scripted = PageBlocks(root, replace(params, read_noscript=True))
     return scripted if scripted.total_tokens and scripted.total_tokens[0] > shown else pb
-
-
-def _first_in_head(root: HtmlElement, tag: str) -> list[HtmlElement]:
-    """The first ``tag`` element in document order (as a list of at most one), looked for in
-    the <head> first when the <head> opens the page.
-
-    lxml's tag iterator finds the match after the one it returns before
-    returning it: ``next(root.iter("title"))`` walks the whole tree when the
-    page has a single <title> (as long as listing every <h1>). When the
-    <head> is the root's first child, nothing but the root precedes it, so
-    its first match (the root not being one) is the page's first.
-    """
-    head = root.find("head")
-    if head is not None and root.tag != tag and root[0] is head:
-        found = next(head.iter(tag), None)
-        if found is not None:
-            return [found]
-    return list(islice(root.iter(tag), 1))
 
 
 def _grow(tables: tuple[tuple[list, object], ...], owner: list[int], size: int) -> int:
