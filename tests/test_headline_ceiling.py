@@ -4,7 +4,13 @@ on hand-made pages; neither imports scikit-learn or LightGBM at module level."""
 import numpy as np
 
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.headline import Candidate, candidates, features
+from scrapy_contentex.core.headline import (
+    Candidate,
+    candidates,
+    features,
+    slug_features,
+    slug_words,
+)
 from training.headline_ceiling import (
     blend,
     consistency,
@@ -15,7 +21,7 @@ from training.headline_ceiling import (
     right,
     source_side,
 )
-from training.headline_signals import extra_features, page_kind, slug_features, slug_words
+from training.headline_signals import extra_features, page_kind
 from training.train_headline import Page
 
 PAGE = """<html><head><title>Seven ways to grow basil indoors | Green Thumb Weekly</title>
@@ -30,7 +36,9 @@ PAGE = """<html><head><title>Seven ways to grow basil indoors | Green Thumb Week
 def test_slug_words_keep_words_and_drop_ids_extensions_and_accents():
     assert slug_words("https://x.example/2024/05/seven-ways-to-grow-basil-indoors.html") == [
         "seven", "ways", "to", "grow", "basil", "indoors"]
-    assert slug_words("https://x.example/news/café_crème") == ["news", "cafe", "creme"]
+    # the last two segments' words; accents dropped
+    assert slug_words("https://x.example/a/news/café_crème/") == ["news", "cafe", "creme"]
+    assert slug_words("https://x.example/seven-ways-to-grow-basil/42") == ["seven", "ways", "to", "grow", "basil"]
     # an id, a number or a CJK page's path is no slug: the signal stays neutral
     assert slug_words("https://x.example/a/1234567.shtml") == []
     assert slug_words("https://x.example/p/9f8e7d6c5b4a") == []
@@ -46,6 +54,7 @@ def test_slug_features_prefer_the_wording_the_slug_spells_and_are_zero_without_s
     assert banner["slug_cover"] == 0.0 and banner["slug_best"] == 0.0
     assert shuffled["slug_order"] == 0.0 and shuffled["slug_precision"] == 1.0
     assert all(not any(row.values()) for row in slug_features([], cands))
+    assert slug_features(["two", "words"], []) == []  # a page with no candidate
 
 
 def test_page_kind_and_the_own_headline_flags():

@@ -7,18 +7,20 @@ Every signal measured for the headline so far, at once and with no cost
 limit, under the grouped folds of ``train_headline --check`` (by registered
 domain) and other draws of them:
 
-* ``shipped``: the 29 candidate features of :mod:`scrapy_contentex.core.headline`;
+* ``shipped``: the 45 candidate features of :mod:`scrapy_contentex.core.headline`
+  (29 before this study, then the URL slug's 4 and the declared kind's 12);
 * ``placement``, ``lines under``, ``overlaps``: training/headline_features.py;
-* ``slug``, ``kind``, ``own``: training/headline_signals.py;
+* ``own``: training/headline_signals.py (its ``slug`` and ``kind`` groups ship);
 * ``page``: page-level values (training/headline_trees.py), read by the trees
   only (a page-level value cancels out of a linear choice among the page's
   candidates).
 
 Models, each fitted on the training folds only: the shipped conditional
-logit on the shipped features and on every candidate feature; LightGBM
+logit on the shipped features, on the 29 before this study and on every
+candidate feature; LightGBM
 (lambdarank and binary, the fixed shapes of headline_trees.py, not tuned
-here) on everything; and a blend (the mean of the logit's per-page softmax
-and the trees' per-page softmax).
+here) on everything; and blends (the mean of a logit's per-page softmax
+and the lambdarank trees' per-page softmax).
 
 Then what bounds any chooser, from the truth itself:
 
@@ -218,22 +220,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no {SET} pages found: nothing to measure")
         return 0
     from training.headline_features import GROUPS as OLD
-    from training.headline_signals import GROUPS as NEW
+    from training.headline_signals import KIND, OWN, SLUG
 
-    added = {n for group in (*OLD.values(), *NEW.values()) for n in group}
+    experimental = {n for group in OLD.values() for n in group} | set(OWN)
     every = tuple(pages[0].rows[0])
-    shipped = tuple(n for n in every if n not in added)
+    shipped = tuple(n for n in every if n not in experimental)
+    before = tuple(n for n in shipped if n not in SLUG + KIND)
     draws = [None, *args.seeds]
     models: dict[str, list[list[np.ndarray]]] = {
         "logit, shipped features": [cv_scores(pages, linear(shipped), s) for s in draws],
+        f"logit, the {len(before)} features before slug and kind": [cv_scores(pages, linear(before), s)
+                                                                     for s in draws],
         "logit, every candidate feature": [cv_scores(pages, linear(every), s) for s in draws],
     }
     for label, objective, rounds, params in TREES:
         models[f"{label}, everything"] = [cv_scores(pages, trees(every, objective, rounds, params), s)
                                           for s in draws]
-    models["blend: logit every + lambdarank"] = [
-        blend(a, b) for a, b in zip(models["logit, every candidate feature"],
-                                    models["lightgbm lambdarank, everything"], strict=True)]
+    for label in ("logit, shipped features", "logit, every candidate feature"):
+        models[f"blend: {label.removeprefix('logit, ')} logit + lambdarank"] = [
+            blend(a, b) for a, b in zip(models[label], models["lightgbm lambdarank, everything"], strict=True)]
     n = len(pages)
     counts = {label: [sum(map(right, pages, s)) for s in per_draw] for label, per_draw in models.items()}
     base = counts["logit, shipped features"]
@@ -241,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                          zip(c, base, strict=True))]
              for label, c in counts.items()]
     oracle = sum(any(p.labels) for p in pages)
-    print(f"{n} pages; features: shipped {len(shipped)}, every candidate feature {len(every)}, "
+    print(f"{n} pages; features: shipped {len(shipped)} ({len(before)} before slug and kind), "
+          f"every candidate feature {len(every)}, "
           f"page-level {len(pages[0].page)}; a right candidate exists on {oracle} ({oracle / n:.3f})")
     print_table(["model", "pages right per draw (default, seeds)", "mean acc", "paired diff to shipped"], table,
                 title=f"{SET}: headline ceiling, {FOLDS} folds grouped by registered domain, default draw then "

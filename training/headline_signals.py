@@ -38,96 +38,29 @@ from __future__ import annotations
 
 import argparse
 import pickle
-import re
-import unicodedata
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
 from benchmarks.common import print_table
 from scrapy_contentex.core.document import Document
-from scrapy_contentex.core.headline import Candidate, _norm
-from scrapy_contentex.core.structured import types_of
-from scrapy_contentex.core.title import ARTICLE_TYPES, segments, site_test
+from scrapy_contentex.core.headline import (
+    KIND_SOURCES,
+    PAGE_KINDS,
+    Candidate,
+    _norm,
+    kind_features,
+    page_kind,
+    slug_features,
+    slug_words,
+)
+from scrapy_contentex.core.title import segments, site_test
 from training.train_headline import FOLDS, SET, Page, cv_picks, load_pages, picked_right
 
 SLUG = ("slug_cover", "slug_precision", "slug_order", "slug_best")
-_SOURCE_GROUPS = {
-    "h1": {"h1_first"},
-    "part": {"title_first", "title_segment", "title_stripped"},
-    "title": {"title"},
-    "social": {"og", "twitter", "ld", "og_stripped", "ld_stripped"},
-}
-_KINDS = ("ld_article", "og_article", "undeclared")
-KIND = tuple(f"{kind}_x_{group}" for kind in _KINDS for group in _SOURCE_GROUPS)
+KIND = tuple(f"{kind}_x_{group}" for kind in PAGE_KINDS for group in KIND_SOURCES)
 OWN = ("title_no_heading_part", "title_h1_is_site", "title_no_h1")
 GROUPS = {"slug": SLUG, "kind": KIND, "own": OWN, "all three": SLUG + KIND + OWN}
-
-# Path segments read from the end of the URL path.
-SLUG_SEGMENTS = 2
-# A slug needs at least this many word tokens to be read (an id or a single word is no slug).
-MIN_SLUG_WORDS = 2
-_SLUG_SPLIT = re.compile(r"[-_/.+,~=\s]+")
-_EXTENSIONS = frozenset({"html", "htm", "shtml", "php", "asp", "aspx", "jsp", "cfm"})
-# An id: digits only, or a long run mixing digits and letters (hashes, uuids).
-_ID_RE = re.compile(r"^(?:\d+|(?=[a-z]*\d)[a-z0-9]{8,})$")
-
-
-def ascii_fold(text: str) -> str:
-    """Accents dropped (slugs write "café" as "cafe")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def slug_words(url: str | None) -> list[str]:
-    """The word tokens of the URL path's last segments, in order; [] when they hold no slug."""
-    if not url:
-        return []
-    path = unquote(urlsplit(url).path).casefold()
-    parts = [p for p in path.split("/") if p][-SLUG_SEGMENTS:]
-    words = [w for w in _SLUG_SPLIT.split(ascii_fold(" ".join(parts)))
-             if w and w not in _EXTENSIONS and not _ID_RE.match(w)]
-    return words if len(words) >= MIN_SLUG_WORDS else []
-
-
-def in_order(words: list[str], slug: list[str]) -> bool:
-    """The candidate's words found in the slug appear there in the candidate's order."""
-    position = {w: i for i, w in enumerate(slug)}
-    found = [position[w] for w in words if w in position]
-    return len(found) >= MIN_SLUG_WORDS and found == sorted(found)
-
-
-def slug_features(slug: list[str], cands: list[Candidate]) -> list[dict[str, float]]:
-    """The slug group's values of each candidate (zeros when the URL has no slug)."""
-    if not slug:
-        return [dict.fromkeys(SLUG, 0.0) for _ in cands]
-    slug_set = set(slug)
-    rows = []
-    for cand in cands:
-        words = ascii_fold(_norm(cand.shown)).split()
-        shared = slug_set.intersection(words)
-        rows.append({"slug_cover": len(shared) / len(slug_set),
-                     "slug_precision": len(shared) / max(1, len(set(words))),
-                     "slug_order": float(in_order(words, slug)), "slug_best": 0.0})
-    best = max(row["slug_cover"] for row in rows)
-    for row in rows:
-        row["slug_best"] = float(best > 0 and row["slug_cover"] == best)
-    return rows
-
-
-def page_kind(doc: Document) -> str:
-    """The kind the page declares: a JSON-LD article type, og:type article, or nothing."""
-    if any(types_of(obj) & ARTICLE_TYPES - {"WebPage"} for obj in doc.json_ld):
-        return "ld_article"
-    if (doc.meta.get("og:type") or "").casefold() == "article":
-        return "og_article"
-    return "undeclared"
-
-
-def kind_features(kind: str, cands: list[Candidate]) -> list[dict[str, float]]:
-    """The page's kind crossed with each candidate's source group."""
-    return [{f"{k}_x_{g}": float(k == kind and bool(c.sources & s)) for k in _KINDS
-             for g, s in _SOURCE_GROUPS.items()} for c in cands]
 
 
 def own_features(doc: Document, cands: list[Candidate]) -> list[dict[str, float]]:
