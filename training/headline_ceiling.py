@@ -209,6 +209,39 @@ def miss_kind(page: Page, scores: np.ndarray) -> str:
     return "both printed, one not a heading"
 
 
+def truth_kind(page: Page) -> str:
+    """What the page prints of its right candidates."""
+    truths = [(c, r) for c, r, label in zip(page.cands, page.rows, page.labels, strict=True) if label]
+    if not truths:
+        return "no right candidate"
+    if any(c.sources & HEADINGS and r["printed"] for c, r in truths):
+        return "printed as a heading"
+    if any(r["printed"] for _, r in truths):
+        return "printed, not as a heading"
+    return "not printed (only a <title> or meta copy)"
+
+
+def truth_table(pages: list[Page], scores: list[np.ndarray]) -> list[list]:
+    """Rows: per kind of truth, the pages and how many the model gets right."""
+    pages_of: Counter = Counter()
+    right_of: Counter = Counter()
+    for page, s in zip(pages, scores, strict=True):
+        kind = truth_kind(page)
+        pages_of[kind] += 1
+        right_of[kind] += right(page, s)
+    return [[k, pages_of[k], right_of[k]] for k, _ in pages_of.most_common()]
+
+
+def expressiveness(pages: list[Page], shipped: tuple[str, ...], every: tuple[str, ...]) -> list[list]:
+    """Pages right when a model is fit on every page and scored on the same pages: no chooser of
+    that family over these features does better under cross-validation."""
+    fits = {"logit, shipped features": linear(shipped), "logit, every candidate feature": linear(every, ridge=1.0),
+            "lightgbm lambdarank, everything, 63 leaves, 500 rounds":
+                trees(every, "lambdarank", 500, {"num_leaves": 63, "min_child_samples": 2, "lambda_l2": 0.0})}
+    return [[label, sum(right(p, scorer(p)) if p.rows else False for p in pages)]
+            for label, scorer in ((label, fit(pages)) for label, fit in fits.items())]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4])
@@ -236,6 +269,9 @@ def main(argv: list[str] | None = None) -> int:
     for label, objective, rounds, params in TREES:
         models[f"{label}, everything"] = [cv_scores(pages, trees(every, objective, rounds, params), s)
                                           for s in draws]
+    label, objective, rounds, params = TREES[0]
+    models[f"{label}, shipped + page"] = [cv_scores(pages, trees(shipped, objective, rounds, params), s)
+                                          for s in draws]
     for label in ("logit, shipped features", "logit, every candidate feature"):
         models[f"blend: {label.removeprefix('logit, ')} logit + lambdarank"] = [
             blend(a, b) for a, b in zip(models[label], models["lightgbm lambdarank, everything"], strict=True)]
@@ -256,6 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     kinds = Counter(miss_kind(p, s) for p, s in zip(pages, models[best][0], strict=True) if not right(p, s))
     print_table(["miss (default draw)", "pages"], [[k, v] for k, v in kinds.most_common()],
                 title=f"what the page shows of the misses of the best model ({best})")
+    print_table(["what the page prints of the truth", "pages", "right (best model, default draw)"],
+                truth_table(pages, models[best][0]),
+                title="where the right pages are")
+    print_table(["fit and scored on all pages (how much the features can express; not a quality figure)",
+                 "pages right"], expressiveness(pages, shipped, every),
+                title="in-sample: an upper bound of each model family on these features")
     c = consistency(pages)
     print_table(["the first <h1> and the <title> part differ, one is right", "count"],
                 [["pages", c["disagree"]], ["domains with 2+ such pages", c["domains"]],
