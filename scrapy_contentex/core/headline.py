@@ -7,8 +7,9 @@ trust is right: the ``<h1>`` is the shown headline on some pages and a
 banner on others; the ``<title>`` is sometimes the only clean copy. So every
 copy (and the site-name-free parts of ``<title>``) becomes a candidate, each
 candidate gets a handful of features (which sources state it, how many agree,
-whether the page prints it, its similarity to the other copies), and a
-linear score ranks them; the best-scored candidate is the headline. The
+whether the page prints it, its similarity to the other copies, how much of
+the URL's slug it spells, its source crossed with the kind of page the
+markup declares), and a linear score ranks them; the best-scored candidate is the headline. The
 weights are a conditional logit's (a softmax over each page's candidates,
 fit to choose the right one against the page's others), stored in the
 logistic model's file format.
