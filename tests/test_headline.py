@@ -67,3 +67,18 @@ def test_a_breadcrumb_heading_is_not_a_subtitle():
     features(doc, cands)
     assert all(c.whole is None for c in cands)
 
+
+
+def test_slug_and_kind_features_are_read_and_neutral_without_a_slug():
+    doc = Document(PAGE, url="https://greenthumbweekly.example/2024/seven-ways-to-grow-basil-indoors")
+    cands = candidates(doc)
+    rows = {c.text: r for c, r in zip(cands, features(doc, cands), strict=True)}
+    assert rows["Seven ways to grow basil indoors"]["slug_best"] == 1.0
+    assert rows["Green Thumb Weekly"]["slug_cover"] == 0.0
+    # nothing declared: the source groups are crossed with "undeclared" only
+    assert rows["Green Thumb Weekly"]["undeclared_x_h1"] == 1.0 and rows["Green Thumb Weekly"]["ld_article_x_h1"] == 0.0
+    assert rows["Seven ways to grow basil indoors"]["undeclared_x_part"] == 1.0
+    assert rows["Seven ways to grow basil indoors"]["undeclared_x_h1"] == 0.0
+    for url in (None, "https://greenthumbweekly.example/p/123456.html"):
+        plain = Document(PAGE, url=url)
+        assert not any(r[n] for r in features(plain, candidates(plain)) for n in r if n.startswith("slug_"))

@@ -28,15 +28,11 @@ from collections import Counter
 import numpy as np
 
 from benchmarks.common import group_folds, print_table
+from scrapy_contentex.core.declared import ARTICLE, OG_WEBSITE, og_type, page_types
 from scrapy_contentex.core.document import Document
 from scrapy_contentex.core.title import page_headings, shown_text
 from training.train_headline import FOLDS, SET, Page, cross_validate, load_pages
 
-# schema.org types that declare the page an article.
-ARTICLE_TYPES = frozenset({
-    "article", "newsarticle", "blogposting", "reportagenewsarticle", "report", "scholarlyarticle",
-    "techarticle", "analysisnewsarticle", "opinionnewsarticle",
-})
 # (name, objective, rounds, parameters): two shapes per objective, the second
 # smaller-leaved and more regularised. Screened on these same folds, so the best
 # row is an optimistic figure for trees.
@@ -57,17 +53,13 @@ def page_features(doc: Document) -> dict[str, float]:
     """Page-level signals a tree may combine with the candidates' own."""
     levels = Counter(level for level, _ in page_headings(doc))
     words = len(shown_text(doc).split())
-    types: set[str] = set()
-    for obj in doc.json_ld:
-        declared = obj.get("@type")
-        types.update(t.casefold() for t in (declared if isinstance(declared, list) else [declared])
-                     if isinstance(t, str))
-    og_type = (doc.meta.get("og:type") or "").casefold()
+    types = page_types(doc)
+    og = og_type(doc)
     return {
         "page_h1s": float(levels[1]), "page_h2s": float(levels[2]), "page_log_words": math.log1p(words),
         "page_links_per_word": doc.tree.xpath("count(//a)") / max(1, words),
-        "page_ld_article": float(bool(types & ARTICLE_TYPES)), "page_og_article": float(og_type == "article"),
-        "page_og_website": float(og_type == "website"), "page_ld_any": float(bool(types)),
+        "page_ld_article": float(bool(types & ARTICLE)), "page_og_article": float(og == "article"),
+        "page_og_website": float(og == OG_WEBSITE), "page_ld_any": float(bool(types)),
     }
 
 

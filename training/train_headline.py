@@ -22,7 +22,9 @@ candidate judged alone) learned whether a candidate is right on any page.
 On wcxb-dev, over six draws of the grouped folds, the pointwise fit chose
 1097-1101 pages right (issue 11 part 5), this one 1104-1109 with the features
 changed alongside it (the separators split, the subtitle part of a printed
-heading). The ridge is a round
+heading); with the URL slug and the declared page kind crossed with the
+source (training/headline_signals.py), 1115-1130 over the default draw and
+five others (``--seeds 5``). The ridge is a round
 value, not tuned per fold: ``--seeds`` shows the spread. The weights ship in
 the logistic model's file format (zero bias): only the order of the scores
 matters to :func:`~scrapy_contentex.core.headline.choose`.
