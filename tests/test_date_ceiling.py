@@ -1,6 +1,7 @@
 """The date ceiling study's signals, pair selection and fold logic (training/date_ceiling.py), on hand-made pages."""
 
 import numpy as np
+from test_date_model import UPDATED
 
 from benchmarks.common import ChoicePage
 from scrapy_contentex.core.date_model import DateCandidate
@@ -19,12 +20,9 @@ from training.date_ceiling import (
     zone_days,
 )
 
-PAGE = """<html><head><script type="application/ld+json">{"@type": "Article",
-"headline": "How to grow basil indoors", "datePublished": "2021-03-02T10:00:00Z",
-"dateModified": "2025-06-10T08:00:00Z"}</script></head>
-<body><h1>How to grow basil indoors</h1><p>By Ann Lee</p><p>Updated: June 10, 2025</p>
-<p>Basil wants light, warmth and a pot that drains. Water it when the top of the soil is dry.</p>
-<footer>© 2019-2025 Basil Weekly</footer></body></html>"""
+# The basil page of test_date_model, updated in 2025, with a copyright line.
+PAGE = UPDATED.format(dateline="<p>Updated: June 10, 2025</p>").replace(
+    "</body>", "<footer>© 2019-2025 Basil Weekly</footer></body>")
 URL = "https://example.org/2021/03/02/basil/"
 
 
