@@ -112,6 +112,7 @@ NOTHING = {
     "processing instruction": "<?php echo 1 ?>",
     "end tags only": "</div></body></html>",
     "control characters": "\x01\x02 <!-- -->",
+    "a str's byte order mark": "\ufeff <!-- x -->",
 }
 
 
@@ -130,6 +131,7 @@ SOMETHING = {
     "comment closed at once": "<!-->text",
     "comment closed by --!>": "<!-- a --!> <p>text</p>",
     "a lone <": "<",
+    "text after a str's byte order mark": "\ufeffx",
 }
 
 

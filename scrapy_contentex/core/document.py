@@ -189,12 +189,14 @@ def _decoded(data: bytes | str, content_type: str | None = None) -> tuple[str, b
 
 
 # What a page may hold and still be empty: white space, the C0 controls the
-# parser drops, comments (an unclosed one runs to the end, as in browsers),
-# doctypes and other "<!" declarations, processing instructions ("<?xml"),
+# parser drops, byte order marks (a str read from a file with "utf-8" rather
+# than "utf-8-sig" keeps its U+FEFF, which bytes lose in the decode),
+# comments (an unclosed one runs to the end, as in browsers), doctypes
+# and other "<!" declarations, processing instructions ("<?xml"),
 # end tags. Comments end as HTML5 (and libxml2) end them: "<!-->", "<!--->",
 # "-->", "--!>". Possessive: the scan never goes back over what it read.
 _NOTHING_RE = re.compile(
-    r"(?:[\s\x00-\x08\x0b\x0c\x0e-\x1f]+|<!--(?:-?>|.*?--!?>|.*\Z)|<![^>]*>?|<\?[^>]*>?|</[^>]*>?)*+",
+    r"(?:[\s\ufeff\x00-\x08\x0b\x0c\x0e-\x1f]+|<!--(?:-?>|.*?--!?>|.*\Z)|<![^>]*>?|<\?[^>]*>?|</[^>]*>?)*+",
     re.S,
 )
 
