@@ -1,7 +1,7 @@
 """Main text of the whole ``extract_article`` call, cross-validated by domain, vs trafilatura and readability.
 
     python -m benchmarks.text_cv [--folds 5] [--limit N] [--no-competitors] [--sets a,b]
-                                 [--comment-prose N] [--params JSON]
+                                 [--comment-prose N] [--params JSON] [--dump FILE]
 
 The default extractor is a trained model, so no page may be scored by a
 model that saw its domain.  The licensed development sets
@@ -20,7 +20,10 @@ forums (CJK characters are tokens), WCXB's word F1 for the other sets.
 prose; the default is 300, ``--comment-prose 0`` keeps comments: the
 ablation of that rule).  ``--params '{"whole_code_blocks": false}'`` (repeatable)
 adds a column with any other knobs of the default extractor set (JSON), the
-same way: the ablation of a post-processing rule.  Speed: CPU time of the whole call on the same pages, as a ratio to
+same way: the ablation of a post-processing rule.  ``--dump FILE`` writes
+one JSON line per page (set, id, WCXB type, domain group, and each
+extractor's precision, recall and F1 under the set's metric, and the words
+it returned): where the figures above come from, page by page.  Speed: CPU time of the whole call on the same pages, as a ratio to
 trafilatura's.  Needs the ``bench`` and ``train`` extras (LightGBM trains
 the fold models).  Exits 0 whatever the figures.
 """
@@ -44,6 +47,7 @@ from benchmarks.common import (
     print_table,
     require_datasets,
     word_f1,
+    word_scores,
 )
 from training.corpus import HELD_OUT_SETS, SHINGLE_SETS, TRAIN_SETS, load_corpus
 from training.train_blocks import MODEL_PATH, build, export, fit
@@ -114,6 +118,17 @@ class Scores:
         return None
 
 
+def page_figures(set_name: str, predicted: str, gold: str) -> dict:
+    """One page's precision, recall and F1 under its set's metric, and the words returned."""
+    if set_name in SHINGLE_SETS:
+        precision, recall = page_scores(predicted, gold)
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    else:
+        precision, recall, f1 = word_scores(predicted, gold)
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+            "words": len(predicted.split())}
+
+
 def _rows(set_name: str, record: dict) -> list[str]:
     rows = [set_name]
     if record.get("page_type"):
@@ -131,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="add a column with comment_prose_tokens set to this (0: comments kept)")
     ap.add_argument("--params", type=json.loads, action="append", default=[],
                     help="add a column with these knobs of the default extractor set (JSON object; repeatable)")
+    ap.add_argument("--dump", type=Path, default=None, help="write each page's figures per extractor (JSON lines)")
     args = ap.parse_args(argv)
     require_datasets()
     wanted = args.sets.split(",")
@@ -160,6 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     fold_of_group = dict(zip(data["groups"], page_fold.tolist(), strict=True))
     corpus = load_corpus(tuple(s for s in wanted if s in TRAIN_SETS + HELD_OUT_SETS), args.limit)
     shipped = str(MODEL_PATH)
+    dump = args.dump.open("w", encoding="utf-8") if args.dump else None
     for n, (set_name, record, html, group) in enumerate(corpus):
         if set_name in TRAIN_SETS:
             model = fold_model[fold_of_group.get(group, 0)]
@@ -167,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             model = shipped
         gold = record.get("body") or ""
         rows = _rows(set_name, record)
+        line = {"set": set_name, "id": record["id"], "type": record.get("page_type"), "group": group}
         for name in names:
             if name == "default (CV)":
                 fn = _ours(model)
@@ -178,8 +196,14 @@ def main(argv: list[str] | None = None) -> int:
             scores[name].add(rows, set_name, out, gold)
             scores[name].seconds += seconds
             scores[name].errors += failed
+            line[name] = page_figures(set_name, out, gold)
+        if dump:
+            dump.write(json.dumps(line, ensure_ascii=False) + "\n")
         if (n + 1) % 500 == 0:
             print(f"  {n + 1}/{len(corpus)} pages", flush=True)
+    if dump:
+        dump.close()
+        print(f"wrote {args.dump}", flush=True)
     row_names = sorted({r for s in scores.values() for r in (*s.pairs, *s.words)},
                        key=lambda r: (wanted.index(r.split(":")[0]), r))
     table = [[row, *(scores[n].figure(row) for n in names)] for row in row_names]
