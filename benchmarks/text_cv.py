@@ -46,7 +46,6 @@ from benchmarks.common import (
     page_scores,
     print_table,
     require_datasets,
-    word_f1,
     word_scores,
 )
 from training.corpus import HELD_OUT_SETS, SHINGLE_SETS, TRAIN_SETS, load_corpus
@@ -94,6 +93,16 @@ def _timed(fn, html: str, url: str | None) -> tuple[str, float, bool]:
     return out, time.process_time() - started, failed
 
 
+def page_figures(set_name: str, predicted: str, gold: str) -> dict:
+    """One page's precision, recall and F1 under its set's metric, and the words returned."""
+    if set_name in SHINGLE_SETS:
+        precision, recall = page_scores(predicted, gold)
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    else:
+        precision, recall, f1 = word_scores(predicted, gold)
+    return {"precision": precision, "recall": recall, "f1": f1, "words": len(predicted.split())}
+
+
 class Scores:
     """Per-page scores of one extractor, grouped by row label."""
 
@@ -103,12 +112,15 @@ class Scores:
         self.seconds = 0.0
         self.errors = 0
 
-    def add(self, rows: list[str], set_name: str, predicted: str, gold: str) -> None:
+    def add(self, rows: list[str], set_name: str, predicted: str, gold: str) -> dict:
+        """Count one page under each of ``rows``; its :func:`page_figures` (for a per-page dump)."""
+        figures = page_figures(set_name, predicted, gold)
         for row in rows:
             if set_name in SHINGLE_SETS:
-                self.pairs[row].append(page_scores(predicted, gold))
+                self.pairs[row].append((figures["precision"], figures["recall"]))
             else:
-                self.words[row].append(word_f1(predicted, gold))
+                self.words[row].append(figures["f1"])
+        return figures
 
     def figure(self, row: str) -> float | None:
         if self.pairs.get(row):
@@ -116,17 +128,6 @@ class Scores:
         if self.words.get(row):
             return float(np.mean(self.words[row]))
         return None
-
-
-def page_figures(set_name: str, predicted: str, gold: str) -> dict:
-    """One page's precision, recall and F1 under its set's metric, and the words returned."""
-    if set_name in SHINGLE_SETS:
-        precision, recall = page_scores(predicted, gold)
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    else:
-        precision, recall, f1 = word_scores(predicted, gold)
-    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
-            "words": len(predicted.split())}
 
 
 def _rows(set_name: str, record: dict) -> list[str]:
@@ -193,10 +194,10 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 fn = fns[name]
             out, seconds, failed = _timed(fn, html, record.get("url"))
-            scores[name].add(rows, set_name, out, gold)
+            figures = scores[name].add(rows, set_name, out, gold)
             scores[name].seconds += seconds
             scores[name].errors += failed
-            line[name] = page_figures(set_name, out, gold)
+            line[name] = {key: round(value, 4) for key, value in figures.items()}
         if dump:
             dump.write(json.dumps(line, ensure_ascii=False) + "\n")
         if (n + 1) % 500 == 0:

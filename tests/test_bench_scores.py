@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks.common import word_f1, word_scores
-from benchmarks.text_cv import page_figures
+from benchmarks.text_cv import Scores, page_figures
 from training.train_blocks import _print_losses
 
 
@@ -33,11 +33,19 @@ def test_losses_are_listed_worst_first_with_their_side(capsys):
 def test_page_figures_use_the_sets_metric():
     # WCXB's word bags on the second batch: half the output is extra.
     assert page_figures("dragnet", "a b c d", "a b") == {
-        "precision": 0.5, "recall": 1.0, "f1": 0.6667, "words": 4}
+        "precision": 0.5, "recall": 1.0, "f1": pytest.approx(2 / 3), "words": 4}
     # 4-token shingles on the first sets: the first of the two output shingles is in the gold.
     assert page_figures("articles-en", "one two three four five", "one two three four") == {
-        "precision": 0.5, "recall": 1.0, "f1": 0.6667, "words": 5}
+        "precision": 0.5, "recall": 1.0, "f1": pytest.approx(2 / 3), "words": 5}
     # Each CJK character is a token: 今天天气很好 holds three 4-character shingles.
     assert page_figures("articles-zh", "今天天气很好", "今天天气很好")["f1"] == 1.0
     assert page_figures("forums", "", "some gold text here") == {
         "precision": 0.0, "recall": 0.0, "f1": 0.0, "words": 0}
+
+
+def test_scores_count_the_figures_they_return():
+    scores = Scores()
+    assert scores.add(["dragnet"], "dragnet", "a b c d", "a b")["recall"] == 1.0
+    scores.add(["articles-en"], "articles-en", "one two three four five", "one two three four")
+    assert scores.figure("dragnet") == pytest.approx(2 / 3)
+    assert scores.figure("articles-en") == pytest.approx(2 / 3)  # F1 of mean precision 0.5 and recall 1
