@@ -42,7 +42,6 @@ rows and the probabilities between runs).  docs/text.md has the figures.
 from __future__ import annotations
 
 import argparse
-import pickle
 import re
 import sys
 from dataclasses import dataclass
@@ -54,8 +53,7 @@ from benchmarks.common import group_folds, print_table, require_datasets
 from scrapy_contentex.core.text.block_features import FEATURE_NAMES, PageLines
 from scrapy_contentex.core.text.region import PageBlocks
 
-from .corpus import TRAIN_SETS
-from .train_blocks import THRESHOLD, build, oof_probabilities, score_kept, score_rows
+from .train_blocks import THRESHOLD, cached_build, oof_probabilities, score_kept, score_rows
 
 #: A grid has at least this many items.
 MIN_ITEMS = 3
@@ -312,14 +310,7 @@ def _fit_predict(kind: str, X: np.ndarray, y: np.ndarray, X_test: np.ndarray) ->
 
 
 def _load(cache: Path | None, folds: int, seed: int | None, limit: int | None) -> tuple[dict, np.ndarray]:
-    rows = cache / f"rows{limit or ''}.pkl" if cache else None
-    if rows and rows.exists():
-        data = pickle.loads(rows.read_bytes())
-    else:
-        data = build(TRAIN_SETS, limit, keep_texts=True, extra=_grid_of)
-        if rows:
-            rows.parent.mkdir(parents=True, exist_ok=True)
-            rows.write_bytes(pickle.dumps(data))
+    data = cached_build(cache / f"rows{limit or ''}.pkl" if cache else None, limit, extra=_grid_of)
     probs = cache / f"oof{limit or ''}_{folds}_{seed}.npy" if cache else None
     if probs and probs.exists():
         return data, np.load(probs)

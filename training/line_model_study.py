@@ -21,13 +21,12 @@ noise:
 
 Not a benchmark and nothing here ships.  Needs the ``train`` extra
 (LightGBM) and the datasets; about two minutes per variant and draw
-(``--cache`` keeps the line rows between runs).  docs/text.md has the figures.
+(``--cache`` keeps the line rows between runs, :func:`training.train_blocks.cached_build`).  docs/text.md has the figures.
 """
 
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 from pathlib import Path
 from unittest import mock
@@ -37,7 +36,6 @@ import numpy as np
 from benchmarks.common import print_table, require_datasets
 
 from . import train_blocks
-from .corpus import TRAIN_SETS
 
 #: Name -> (LightGBM settings over the shipped ones, rounds or None, weight factor of grid pages).
 VARIANTS: dict[str, tuple[dict, int | None, float]] = {
@@ -71,16 +69,6 @@ def variant_scores(data: dict, folds: int, seed: int | None, params: dict, round
     return {row: scores.figure(row) for row in train_blocks.score_rows(scores)}
 
 
-def load_rows(cache: Path | None, limit: int | None) -> dict:
-    """The line rows of the training sets (with texts, for scoring), from ``cache`` when it exists."""
-    if cache is not None and cache.exists():
-        return pickle.loads(cache.read_bytes())
-    data = train_blocks.build(TRAIN_SETS, limit, keep_texts=True, log=lambda *a: None)
-    if cache is not None:
-        cache.write_bytes(pickle.dumps(data))
-    return data
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--folds", type=int, default=5)
@@ -89,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="pages per set (quick runs)")
     args = ap.parse_args(argv)
     require_datasets()
-    data = load_rows(args.cache, args.limit)
+    data = train_blocks.cached_build(args.cache, args.limit)
     seeds = [None if s == "default" else int(s) for s in args.fold_seeds.split(",")]
     print(f"{len(data['names'])} pages, {len(data['y'])} lines; fold draws: {args.fold_seeds}", flush=True)
     for seed in seeds:

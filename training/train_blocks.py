@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -157,6 +158,22 @@ def build(sets: tuple[str, ...], limit: int | None = None, log=print, keep_texts
         "page": np.concatenate(pages), "groups": groups, "names": names, "texts": kept, "ctx": ctx,
         "extra": extras,
     }
+
+
+def cached_build(path: Path | None, limit: int | None = None,
+                 extra: Callable[[PageBlocks, PageLines, str, str | None], object] | None = None) -> dict:
+    """:func:`build` of the training sets with their texts, read from the pickle ``path`` when it exists.
+
+    The studies refit the model many times on the same rows; building them
+    takes minutes, so they keep them between runs.  ``path`` None: built.
+    """
+    if path is not None and path.exists():
+        return pickle.loads(path.read_bytes())
+    data = build(TRAIN_SETS, limit, keep_texts=True, extra=extra)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(data))
+    return data
 
 
 def _fit_trees(X: np.ndarray, y: np.ndarray, w: np.ndarray, names: list[str]):
